@@ -1,0 +1,49 @@
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { DecodeError } from './errors.js'
+
+export type Hex = `0x${string}`
+
+export { bytesToHex, hexToBytes }
+
+/** Encodes a non-negative integer as a JSON-RPC quantity: `0x0`, `0x1a`, never leading zeros. */
+export function toQuantity(value: bigint | number): Hex {
+  const n = typeof value === 'number' ? BigInt(value) : value
+  if (n < 0n) throw new DecodeError(`negative quantity ${n}`)
+  return `0x${n.toString(16)}`
+}
+
+const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]*)$/i
+
+/**
+ * Decodes a JSON-RPC quantity with geth's strictness: 0x prefix, no leading zeros, at most 256 bits.
+ * The messages are geth's hexutil errors, so they can be shown to clients as they are.
+ */
+export function parseQuantity(value: unknown): bigint {
+  if (typeof value !== 'string') throw new DecodeError('json: cannot unmarshal non-string into Go value of type hexutil.Big')
+  if (value.length < 2 || (value[0] !== '0' || (value[1] !== 'x' && value[1] !== 'X')))
+    throw new DecodeError('hex string without 0x prefix')
+  if (value.length === 2) throw new DecodeError('hex string "0x"')
+  if (!QUANTITY.test(value)) {
+    if (/^0x0[0-9a-f]+$/i.test(value)) throw new DecodeError('hex number with leading zero digits')
+    throw new DecodeError('invalid hex string')
+  }
+  if (value.length > 66) throw new DecodeError('hex number > 256 bits')
+  return BigInt(value)
+}
+
+const DATA = /^0x([0-9a-f]{2})*$/i
+
+/** Decodes JSON-RPC data (bytes): 0x prefix and an even number of hex digits. */
+export function parseData(value: unknown): Uint8Array {
+  if (typeof value !== 'string') throw new DecodeError('json: cannot unmarshal non-string into Go value of type hexutil.Bytes')
+  if (!value.startsWith('0x') && !value.startsWith('0X')) throw new DecodeError('hex string without 0x prefix')
+  if (value.length % 2 !== 0) throw new DecodeError('hex string of odd length')
+  if (!DATA.test(value)) throw new DecodeError('invalid hex string')
+  return hexToBytes(value.toLowerCase() as Hex)
+}
+
+/** True for a 0x-prefixed string of hex digits of the given byte length (any length when omitted). */
+export function isHex(value: unknown, byteLength?: number): value is Hex {
+  if (typeof value !== 'string' || !DATA.test(value)) return false
+  return byteLength === undefined || value.length === 2 + byteLength * 2
+}

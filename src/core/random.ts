@@ -1,0 +1,28 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
+
+/**
+ * Deterministic bytes derived from the network seed: `derive(label)` always returns the same
+ * 32 bytes for the same seed and label, so keys and ids are identical run after run.
+ */
+export type SeededRandom = {
+  readonly seed: string
+  derive(label: string): Uint8Array
+  /** A stream of fresh values: each call returns the next 32 bytes for `label`. */
+  next(label: string): Uint8Array
+}
+
+export function createSeededRandom(seed: string): SeededRandom {
+  const counters = new Map<string, number>()
+  const seedBytes = utf8ToBytes(seed)
+  const derive = (label: string) => sha256(concatBytes(seedBytes, utf8ToBytes(`\u0000${label}`)))
+  return {
+    seed,
+    derive,
+    next(label) {
+      const i = counters.get(label) ?? 0
+      counters.set(label, i + 1)
+      return derive(`${label}#${i}`)
+    },
+  }
+}
