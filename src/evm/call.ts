@@ -1,0 +1,228 @@
+import { createBlock, type Block } from '@ethereumjs/block'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { TransactionType, type TypedTxData } from '@ethereumjs/tx'
+import { bytesToHex, createAddressFromString, hexToBytes, toChecksumAddress, setLengthLeft } from '@ethereumjs/util'
+import { runTx, type VM } from '@ethereumjs/vm'
+import type { Hex } from '../core/hex.js'
+import type { EvmChain } from './chain.js'
+import { TxRejectedError } from './errors.js'
+import { intrinsicGas } from './intrinsicGas.js'
+import type { BlockTag, StoredBlock } from './types.js'
+import { createUnsignedTx } from './unsignedTx.js'
+
+/** geth's default `RPCGasCap`: the gas an eth_call or eth_estimateGas may use at most. */
+export const RPC_GAS_CAP = 50_000_000n
+
+export type CallRequest = {
+  from?: Hex
+  to?: Hex
+  gas?: bigint
+  gasPrice?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+  value?: bigint
+  data?: Uint8Array
+  nonce?: bigint
+  accessList?: { address: Hex; storageKeys: Hex[] }[]
+  type?: number
+}
+
+export type AccountOverride = {
+  balance?: bigint
+  nonce?: bigint
+  code?: Uint8Array
+  /** Replaces the whole storage. */
+  state?: Record<Hex, Hex>
+  /** Changes single slots. */
+  stateDiff?: Record<Hex, Hex>
+}
+export type StateOverrides = Record<Hex, AccountOverride>
+
+/** Outcome of a message; reverts and halts stay data until the protocol edge. */
+export type ExecutionResult = {
+  success: boolean
+  /** Return data, or revert data when `reverted`. */
+  returnValue: Uint8Array
+  gasUsed: bigint
+  reverted: boolean
+  /** EVM error name for a failed execution (`revert`, `out of gas`, …). */
+  error?: string
+}
+
+const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000'
+
+/** Header of `block` with base fee 0: geth's NoBaseFee context for calls that set no gas price. */
+const zeroFeeBlocks = new WeakMap<StoredBlock, Block>()
+function contextBlock(chain: EvmChain, stored: StoredBlock, zeroFee: boolean): Block {
+  if (!zeroFee) return stored.block
+  let block = zeroFeeBlocks.get(stored)
+  if (!block) {
+    const header = stored.block.header
+    block = createBlock(
+      { header: { ...header.toJSON(), baseFeePerGas: 0n } },
+      { common: chain.common, setHardfork: true, skipConsensusFormatValidation: true },
+    )
+    zeroFeeBlocks.set(stored, block)
+  }
+  return block
+}
+
+async function applyOverrides(state: MerkleStateManager, overrides: StateOverrides | undefined): Promise<void> {
+  for (const [address, o] of Object.entries(overrides ?? {})) {
+    const addr = createAddressFromString(address)
+    if (o.balance !== undefined || o.nonce !== undefined) {
+      await state.modifyAccountFields(addr, {
+        ...(o.balance !== undefined ? { balance: o.balance } : {}),
+        ...(o.nonce !== undefined ? { nonce: o.nonce } : {}),
+      })
+    }
+    if (o.code !== undefined) await state.putCode(addr, o.code)
+    if (o.state) await state.clearStorage(addr)
+    for (const [slot, value] of Object.entries({ ...o.state, ...o.stateDiff })) {
+      await state.putStorage(addr, setLengthLeft(hexToBytes(slot as Hex), 32), hexToBytes(value))
+    }
+  }
+}
+
+/**
+ * Runs `fn` with a VM on the state at `tag`, with overrides applied, and throws every change
+ * away afterwards. The live state is used in place between a checkpoint and a revert; an older
+ * block gets a VM copy at that block's state root.
+ */
+async function withScratchVM<T>(
+  chain: EvmChain,
+  tag: BlockTag,
+  overrides: StateOverrides | undefined,
+  fn: (vm: VM, block: StoredBlock) => Promise<T>,
+): Promise<T> {
+  return chain.withState(tag, async (state, block, live) => {
+    const vm = live ? chain.vm : await chain.vm.shallowCopy(false)
+    if (!live) await vm.stateManager.setStateRoot(block.block.header.stateRoot)
+    const sm = vm.stateManager as MerkleStateManager
+    await sm.checkpoint()
+    try {
+      await applyOverrides(sm, overrides)
+      return await fn(vm, block)
+    } finally {
+      await sm.revert()
+    }
+  })
+}
+
+function gasPriceOf(request: CallRequest): bigint {
+  return request.gasPrice ?? request.maxFeePerGas ?? 0n
+}
+
+async function checkFunds(vm: VM, from: Hex, gas: bigint, request: CallRequest) {
+  const cost = gas * gasPriceOf(request) + (request.value ?? 0n)
+  if (cost === 0n) return
+  const balance = (await vm.stateManager.getAccount(createAddressFromString(from)))?.balance ?? 0n
+  if (balance < cost)
+    throw new TxRejectedError(
+      `insufficient funds for gas * price + value: address ${toChecksumAddress(from)} have ${balance} want ${cost}`,
+    )
+}
+
+/** eth_call: executes a message without a transaction, as geth's DoCall does. */
+export async function call(chain: EvmChain, request: CallRequest, tag: BlockTag, overrides?: StateOverrides): Promise<ExecutionResult> {
+  const from = request.from ?? ZERO_ADDRESS
+  const gas = request.gas ?? RPC_GAS_CAP
+  const data = request.data ?? new Uint8Array()
+  return withScratchVM(chain, tag, overrides, async (vm, stored) => {
+    await checkFunds(vm, from, gas, request)
+    const intrinsic = intrinsicGas({ data, isCreate: request.to === undefined, accessList: request.accessList })
+    if (gas < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
+    const caller = createAddressFromString(from)
+    const result = await vm.evm.runCall({
+      caller,
+      origin: caller,
+      to: request.to ? createAddressFromString(request.to) : undefined,
+      value: request.value ?? 0n,
+      data,
+      gasLimit: gas - intrinsic,
+      gasPrice: gasPriceOf(request),
+      block: contextBlock(chain, stored, gasPriceOf(request) === 0n),
+      skipBalance: true,
+    })
+    const err = result.execResult.exceptionError
+    return {
+      success: err === undefined,
+      returnValue: result.execResult.returnValue,
+      gasUsed: result.execResult.executionGasUsed + intrinsic,
+      reverted: err?.error === 'revert',
+      error: err?.error,
+    }
+  })
+}
+
+function txDataOf(chain: EvmChain, request: CallRequest, gas: bigint): TypedTxData {
+  const base = {
+    nonce: request.nonce,
+    gasLimit: gas,
+    to: request.to,
+    value: request.value ?? 0n,
+    data: request.data ? bytesToHex(request.data) : '0x',
+  }
+  if (request.gasPrice !== undefined)
+    return { ...base, type: request.accessList ? TransactionType.AccessListEIP2930 : TransactionType.Legacy, gasPrice: request.gasPrice, accessList: request.accessList, chainId: chain.chainId } as TypedTxData
+  return {
+    ...base,
+    type: TransactionType.FeeMarketEIP1559,
+    maxFeePerGas: request.maxFeePerGas ?? 0n,
+    maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n,
+    accessList: request.accessList,
+    chainId: chain.chainId,
+  } as TypedTxData
+}
+
+export type EstimateResult = { ok: true; gas: bigint } | { ok: false; result: ExecutionResult; gas: bigint }
+
+/**
+ * eth_estimateGas: geth's estimator — run at the cap, then an optimistic guess, then a binary
+ * search to within 1.5%. Every run happens on scratch state.
+ */
+export async function estimateGas(chain: EvmChain, request: CallRequest, tag: BlockTag, overrides?: StateOverrides): Promise<EstimateResult> {
+  const from = request.from ?? ZERO_ADDRESS
+  return withScratchVM(chain, tag, overrides, async (vm, stored) => {
+    let hi = request.gas ?? stored.block.header.gasLimit
+    if (hi > RPC_GAS_CAP) hi = RPC_GAS_CAP
+    const price = gasPriceOf(request)
+    if (price > 0n) {
+      const balance = (await vm.stateManager.getAccount(createAddressFromString(from)))?.balance ?? 0n
+      const available = balance - (request.value ?? 0n)
+      if (available < 0n) await checkFunds(vm, from, 0n, request)
+      const allowance = available / price
+      if (hi > allowance) hi = allowance
+    }
+    const block = contextBlock(chain, stored, price === 0n)
+    const sm = vm.stateManager as MerkleStateManager
+    const run = async (gas: bigint): Promise<ExecutionResult> => {
+      await sm.checkpoint()
+      try {
+        const tx = createUnsignedTx(chain.common, txDataOf(chain, request, gas), from)
+        const r = await runTx(vm, { tx, block, skipNonce: true, skipBalance: price === 0n, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+        const err = r.execResult.exceptionError
+        return { success: !err, returnValue: r.execResult.returnValue, gasUsed: r.totalGasSpent, reverted: err?.error === 'revert', error: err?.error }
+      } catch (error) {
+        return { success: false, returnValue: new Uint8Array(), gasUsed: gas, reverted: false, error: (error as Error).message.replace(/ \(.*$/s, '') }
+      } finally {
+        await sm.revert()
+      }
+    }
+    const first = await run(hi)
+    if (!first.success) return { ok: false, result: first, gas: hi }
+    let lo = first.gasUsed - 1n
+    const optimistic = ((first.gasUsed + 2_300n) * 64n) / 63n
+    if (optimistic < hi) {
+      if ((await run(optimistic)).success) hi = optimistic
+      else lo = optimistic
+    }
+    while (lo + 1n < hi && ((hi - lo) * 1000n) / hi > 15n) {
+      let mid = (hi + lo) / 2n
+      if (mid > lo * 2n) mid = lo * 2n
+      if ((await run(mid)).success) hi = mid
+      else lo = mid
+    }
+    return { ok: true, gas: hi }
+  })
+}

@@ -1,0 +1,316 @@
+import { createBlock, type Block } from '@ethereumjs/block'
+import { createBlockchain, type Blockchain } from '@ethereumjs/blockchain'
+import type { Common } from '@ethereumjs/common'
+import { CacheType, Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { type TypedTransaction } from '@ethereumjs/tx'
+import { Address, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util'
+import { createVM, type VM } from '@ethereumjs/vm'
+import type { Clock } from '../core/clock.js'
+import { InvalidArgumentError } from '../core/errors.js'
+import { TypedEmitter } from '../core/events.js'
+import type { Hex } from '../core/hex.js'
+import { createMutex, type Mutex } from '../core/mutex.js'
+import { createEvmCommon, type ChainUpgrades } from './common.js'
+import { createCustomCrypto } from './crypto.js'
+import { UnknownBlockError } from './errors.js'
+import { type FeeConfig, calcNextBaseFee, encodeFeeWindow } from './fees.js'
+import { Miner } from './miner.js'
+import { TxPool, type PoolTx } from './pool.js'
+import { ChainStore } from './store.js'
+import type { BlockTag, ChainEvents, StoredBlock } from './types.js'
+
+/** Fees are not burned on Avalanche EVM chains: the whole fee goes to this coinbase. */
+export const BLACKHOLE_ADDRESS: Hex = '0x0100000000000000000000000000000000000000'
+
+export type GenesisAccount = {
+  balance: bigint
+  nonce?: bigint
+  code?: Hex
+  storage?: Record<Hex, Hex>
+}
+
+export type MiningMode =
+  | { mode: 'auto' }
+  | { mode: 'manual' }
+  /** A block every `interval` seconds of network time (anvil's interval mining). */
+  | { mode: 'interval'; interval: number }
+
+export type EvmChainOptions = {
+  /** Primary alias, `C` for the contract chain. */
+  alias: string
+  chainId: bigint
+  clock: Clock
+  feeConfig: FeeConfig
+  upgrades: ChainUpgrades
+  genesis: {
+    timestamp: bigint
+    alloc: Record<Hex, GenesisAccount>
+    coinbase?: Hex
+  }
+  mining?: MiningMode
+  /** Coinbase of built blocks; the blackhole address unless fee recipients are allowed. */
+  coinbase?: Hex
+}
+
+/** Block-time rules set by cheat codes; part of a snapshot. */
+export type TimingState = {
+  /** Exact timestamp of the next block (evm_setNextBlockTimestamp). */
+  nextTimestamp: bigint | undefined
+  /** Fixed seconds between blocks (anvil_setBlockTimestampInterval). */
+  interval: bigint | undefined
+}
+
+export type ChainSnapshot = {
+  height: bigint
+  stateRoot: Uint8Array
+  pool: PoolTx[]
+  timing: TimingState
+  mining: MiningMode
+  nextIntervalAt: bigint | undefined
+  impersonated: Set<Hex>
+  autoImpersonate: boolean
+}
+
+/**
+ * One EVM chain: state, blocks, pool and miner on @ethereumjs/vm. Every read or write of live
+ * state goes through `lock`, so a block being built is never observed half-way.
+ */
+export class EvmChain {
+  readonly alias: string
+  readonly chainId: bigint
+  readonly common: Common
+  readonly clock: Clock
+  readonly feeConfig: FeeConfig
+  readonly events = new TypedEmitter<ChainEvents>()
+  readonly store = new ChainStore()
+  readonly pool = new TxPool()
+  readonly lock: Mutex = createMutex()
+  readonly miner: Miner = new Miner(this)
+  readonly vm: VM
+  readonly blockchain: Blockchain
+  readonly stateManager: MerkleStateManager
+  coinbase: Hex
+  mining: MiningMode
+  timing: TimingState = { nextTimestamp: undefined, interval: undefined }
+  /** Accounts whose transactions are accepted unsigned (anvil_impersonateAccount). */
+  impersonated = new Set<Hex>()
+  autoImpersonate = false
+  /** Network time at which interval mining builds its next block. */
+  nextIntervalAt: bigint | undefined
+
+  private constructor(init: {
+    options: EvmChainOptions
+    common: Common
+    vm: VM
+    blockchain: Blockchain
+    stateManager: MerkleStateManager
+    genesis: Block
+  }) {
+    const { options } = init
+    this.alias = options.alias
+    this.chainId = options.chainId
+    this.common = init.common
+    this.clock = options.clock
+    this.feeConfig = options.feeConfig
+    this.vm = init.vm
+    this.blockchain = init.blockchain
+    this.stateManager = init.stateManager
+    this.coinbase = (options.coinbase ?? BLACKHOLE_ADDRESS).toLowerCase() as Hex
+    this.mining = options.mining ?? { mode: 'auto' }
+    if (this.mining.mode === 'interval')
+      this.nextIntervalAt = BigInt(options.clock.now()) + BigInt(this.mining.interval)
+    this.store.append({ block: init.genesis, hash: bytesToHex(init.genesis.hash()) as Hex, number: 0n, txs: [] })
+  }
+
+  static async create(options: EvmChainOptions): Promise<EvmChain> {
+    const common = createEvmCommon({
+      chainId: options.chainId,
+      name: `l1sim-${options.alias}`,
+      upgrades: options.upgrades,
+      customCrypto: createCustomCrypto(),
+    })
+    // LRU caches in front of the trie: admission and execution read the same few accounts.
+    const caches = new Caches({ account: { type: CacheType.LRU, size: 100_000 }, storage: { type: CacheType.LRU, size: 100_000 }, code: { type: CacheType.LRU, size: 20_000 } })
+    const stateManager = new MerkleStateManager({ common, caches })
+    for (const [address, account] of Object.entries(options.genesis.alloc)) {
+      await writeAccount(stateManager, address as Hex, account)
+    }
+    const stateRoot = await stateManager.getStateRoot()
+    const genesis = createBlock(
+      {
+        header: {
+          number: 0n,
+          timestamp: options.genesis.timestamp,
+          gasLimit: options.feeConfig.gasLimit,
+          baseFeePerGas: options.feeConfig.minBaseFee,
+          coinbase: options.genesis.coinbase ?? '0x0000000000000000000000000000000000000000',
+          stateRoot,
+          difficulty: 1n,
+          extraData: '0x',
+          ...cancunHeaderFields(common, options.genesis.timestamp),
+        },
+        withdrawals: common.gteHardfork('shanghai') ? [] : undefined,
+      },
+      { common, setHardfork: true, skipConsensusFormatValidation: true },
+    )
+    const blockchain = await createBlockchain({
+      common,
+      genesisBlock: genesis,
+      validateBlocks: false,
+      validateConsensus: false,
+    })
+    const vm = await createVM({ common, stateManager, blockchain, setHardfork: true })
+    return new EvmChain({ options, common, vm, blockchain, stateManager, genesis })
+  }
+
+  get head(): StoredBlock {
+    return this.store.head
+  }
+
+  /** Resolves a block tag to a stored block, or throws {@link UnknownBlockError}. */
+  resolveBlock(tag: BlockTag): StoredBlock {
+    const found = this.findBlock(tag)
+    if (!found) throw new UnknownBlockError(typeof tag === 'object' ? `header for hash not found` : 'header not found')
+    return found
+  }
+
+  findBlock(tag: BlockTag): StoredBlock | undefined {
+    if (typeof tag === 'bigint') return this.store.byNumber(tag)
+    if (typeof tag === 'object') return this.store.byHash(tag.hash)
+    if (tag === 'earliest') return this.store.byNumber(0n)
+    return this.store.head
+  }
+
+  /** True when `tag` names the live state (latest/pending/safe/finalized, or the head itself). */
+  isLive(tag: BlockTag): boolean {
+    if (typeof tag === 'string') return tag !== 'earliest' || this.store.height === 0n
+    return this.resolveBlock(tag) === this.store.head
+  }
+
+  /**
+   * Runs `fn` against the state at `tag`: the live state under the lock, or a read-only copy at
+   * an older block's state root (the trie keeps every version, so history costs no replay).
+   */
+  async withState<T>(tag: BlockTag, fn: (state: MerkleStateManager, block: StoredBlock, live: boolean) => Promise<T>): Promise<T> {
+    return this.lock.run(async () => {
+      const block = this.resolveBlock(tag)
+      if (block === this.store.head) return fn(this.stateManager, block, true)
+      const copy = this.stateManager.shallowCopy(false)
+      await copy.setStateRoot(block.block.header.stateRoot)
+      return fn(copy, block, false)
+    })
+  }
+
+  async getAccountFields(address: Hex, tag: BlockTag): Promise<{ balance: bigint; nonce: bigint }> {
+    return this.withState(tag, async (state) => {
+      const account = await state.getAccount(createAddressFromString(address))
+      return { balance: account?.balance ?? 0n, nonce: account?.nonce ?? 0n }
+    })
+  }
+
+  async getCode(address: Hex, tag: BlockTag): Promise<Uint8Array> {
+    return this.withState(tag, (state) => state.getCode(createAddressFromString(address)))
+  }
+
+  async getStorageAt(address: Hex, slot: Uint8Array, tag: BlockTag): Promise<Uint8Array> {
+    return this.withState(tag, async (state) => {
+      const value = await state.getStorage(createAddressFromString(address), slot)
+      const out = new Uint8Array(32)
+      out.set(value, 32 - value.length)
+      return out
+    })
+  }
+
+  /** Base fee the next block will have if built now. */
+  nextBaseFee(): bigint {
+    return calcNextBaseFee(this.feeConfig, this.parentFeeInfo(), this.nextBlockTimestamp()).baseFee
+  }
+
+  /** The timestamp the next block gets: cheat overrides, else max(clock, parent + 1). */
+  nextBlockTimestamp(): bigint {
+    const parent = this.store.head.block.header.timestamp
+    if (this.timing.nextTimestamp !== undefined) return this.timing.nextTimestamp
+    if (this.timing.interval !== undefined) return parent + this.timing.interval
+    const now = BigInt(this.clock.now())
+    return now > parent ? now : parent + 1n
+  }
+
+  private parentFeeInfo() {
+    const h = this.store.head.block.header
+    return { number: h.number, timestamp: h.timestamp, gasUsed: h.gasUsed, baseFeePerGas: h.baseFeePerGas ?? this.feeConfig.minBaseFee, extraData: h.extraData }
+  }
+
+  /** Header fields of the next block (for building, and for pending-state context). */
+  nextHeaderData(timestamp: bigint) {
+    const { baseFee, window } = calcNextBaseFee(this.feeConfig, this.parentFeeInfo(), timestamp)
+    return {
+      timestamp,
+      gasLimit: this.feeConfig.gasLimit,
+      baseFeePerGas: baseFee,
+      coinbase: this.coinbase,
+      difficulty: 1n,
+      extraData: bytesToHex(encodeFeeWindow(window)),
+      ...cancunHeaderFields(this.common, timestamp),
+    }
+  }
+
+  snapshot(): Promise<ChainSnapshot> {
+    return this.lock.run(async () => ({
+      height: this.store.height,
+      stateRoot: await this.stateManager.getStateRoot(),
+      pool: this.pool.all(),
+      timing: { ...this.timing },
+      mining: { ...this.mining },
+      nextIntervalAt: this.nextIntervalAt,
+      impersonated: new Set(this.impersonated),
+      autoImpersonate: this.autoImpersonate,
+    }))
+  }
+
+  revert(snapshot: ChainSnapshot): Promise<void> {
+    return this.lock.run(async () => {
+      const dropped = this.store.truncate(snapshot.height)
+      if (dropped.length > 0) await this.blockchain.delBlock(dropped[0]!.block.hash())
+      await this.stateManager.setStateRoot(snapshot.stateRoot)
+      this.pool.restore(snapshot.pool)
+      this.timing = { ...snapshot.timing }
+      this.mining = { ...snapshot.mining }
+      this.nextIntervalAt = snapshot.nextIntervalAt
+      this.impersonated = new Set(snapshot.impersonated)
+      this.autoImpersonate = snapshot.autoImpersonate
+      if (dropped.length > 0) this.events.emit('truncate', { height: snapshot.height })
+    })
+  }
+
+  /** Nonce of the account in the live state (call under the lock). */
+  async liveNonce(address: Hex): Promise<bigint> {
+    return (await this.stateManager.getAccount(createAddressFromString(address)))?.nonce ?? 0n
+  }
+
+  canSendUnsigned(from: Hex): boolean {
+    return this.autoImpersonate || this.impersonated.has(from.toLowerCase() as Hex)
+  }
+}
+
+export async function createEvmChain(options: EvmChainOptions): Promise<EvmChain> {
+  return EvmChain.create(options)
+}
+
+/** Cancun header fields: no blobs on Avalanche, and a zero parent beacon root (Etna). */
+function cancunHeaderFields(common: Common, timestamp: bigint) {
+  const cancun = common.hardforkTimestamp('cancun')
+  if (cancun === null || timestamp < cancun) return {}
+  return { blobGasUsed: 0n, excessBlobGas: 0n, parentBeaconBlockRoot: new Uint8Array(32) }
+}
+
+export async function writeAccount(state: MerkleStateManager, address: Hex, account: GenesisAccount): Promise<void> {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new InvalidArgumentError(`invalid genesis address ${address}`)
+  const addr = createAddressFromString(address)
+  await state.modifyAccountFields(addr, { balance: account.balance, nonce: account.nonce ?? 0n })
+  if (account.code) await state.putCode(addr, hexToBytes(account.code))
+  for (const [slot, value] of Object.entries(account.storage ?? {})) {
+    await state.putStorage(addr, hexToBytes(slot as Hex), hexToBytes(value))
+  }
+}
+
+export type { TypedTransaction, Address }

@@ -1,0 +1,116 @@
+import { InvalidArgumentError } from '../core/errors.js'
+
+/** The fee parameters of an Avalanche EVM chain (subnet-EVM `commontype.FeeConfig`). */
+export type FeeConfig = {
+  gasLimit: bigint
+  targetBlockRate: bigint
+  minBaseFee: bigint
+  targetGas: bigint
+  baseFeeChangeDenominator: bigint
+  minBlockGasCost: bigint
+  maxBlockGasCost: bigint
+  blockGasCostStep: bigint
+}
+
+/** subnet-EVM `DefaultFeeConfig` (params/extras/config.go). */
+export const DEFAULT_FEE_CONFIG: FeeConfig = {
+  gasLimit: 8_000_000n,
+  targetBlockRate: 2n,
+  minBaseFee: 25_000_000_000n,
+  targetGas: 15_000_000n,
+  baseFeeChangeDenominator: 36n,
+  minBlockGasCost: 0n,
+  maxBlockGasCost: 1_000_000n,
+  blockGasCostStep: 200_000n,
+}
+
+/**
+ * C-chain parameters after Cortina (15M gas), ApricotPhase5 (target 15M per 10 s window,
+ * denominator 36) and Etna (ACP-125: 1 gwei minimum base fee). Granite sets block gas cost to 0.
+ */
+export const C_CHAIN_FEE_CONFIG: FeeConfig = {
+  gasLimit: 15_000_000n,
+  targetBlockRate: 2n,
+  minBaseFee: 1_000_000_000n,
+  targetGas: 15_000_000n,
+  baseFeeChangeDenominator: 36n,
+  minBlockGasCost: 0n,
+  maxBlockGasCost: 1_000_000n,
+  blockGasCostStep: 200_000n,
+}
+
+/** Seconds covered by the rolling gas window kept in the header's extra data. */
+export const FEE_WINDOW_LENGTH = 10
+const WINDOW_BYTES = FEE_WINDOW_LENGTH * 8
+const MAX_UINT64 = (1n << 64n) - 1n
+
+export type FeeWindow = bigint[]
+
+export function emptyFeeWindow(): FeeWindow {
+  return new Array<bigint>(FEE_WINDOW_LENGTH).fill(0n)
+}
+
+/** Reads the 10 × uint64 big-endian window from the first 80 bytes of a header's extra data. */
+export function decodeFeeWindow(extra: Uint8Array): FeeWindow {
+  if (extra.length < WINDOW_BYTES) return emptyFeeWindow()
+  const view = new DataView(extra.buffer, extra.byteOffset, WINDOW_BYTES)
+  return Array.from({ length: FEE_WINDOW_LENGTH }, (_, i) => view.getBigUint64(i * 8))
+}
+
+export function encodeFeeWindow(window: FeeWindow): Uint8Array {
+  const out = new Uint8Array(WINDOW_BYTES)
+  const view = new DataView(out.buffer)
+  window.forEach((v, i) => view.setBigUint64(i * 8, v))
+  return out
+}
+
+const saturatingAdd = (a: bigint, b: bigint) => (a + b > MAX_UINT64 ? MAX_UINT64 : a + b)
+
+export type ParentFeeInfo = {
+  number: bigint
+  timestamp: bigint
+  gasUsed: bigint
+  baseFeePerGas: bigint
+  extraData: Uint8Array
+}
+
+/**
+ * The base fee of the block after `parent` at `timestamp`, and the window to store in that
+ * block's extra data (subnet-EVM `customheader/dynamic_fee_windower.go`): the parent's gas is
+ * added to the newest slot, the window slides by the elapsed seconds, and the base fee moves by
+ * at most 1/denominator of the distance to target, multiplied when whole windows were empty.
+ */
+export function calcNextBaseFee(
+  config: FeeConfig,
+  parent: ParentFeeInfo,
+  timestamp: bigint,
+): { baseFee: bigint; window: FeeWindow } {
+  if (timestamp < parent.timestamp)
+    throw new InvalidArgumentError(`timestamp ${timestamp} is before the parent's ${parent.timestamp}`)
+  if (parent.number === 0n) return { baseFee: config.minBaseFee, window: emptyFeeWindow() }
+
+  const window = decodeFeeWindow(parent.extraData)
+  window[FEE_WINDOW_LENGTH - 1] = saturatingAdd(window[FEE_WINDOW_LENGTH - 1]!, parent.gasUsed)
+  const elapsed = timestamp - parent.timestamp
+  const shifted: FeeWindow =
+    elapsed >= BigInt(FEE_WINDOW_LENGTH)
+      ? emptyFeeWindow()
+      : [...window.slice(Number(elapsed)), ...new Array<bigint>(Number(elapsed)).fill(0n)]
+  const total = shifted.reduce(saturatingAdd, 0n)
+
+  const target = config.targetGas
+  let baseFee = parent.baseFeePerGas
+  if (total > target) {
+    let delta = ((total - target) * parent.baseFeePerGas) / target / config.baseFeeChangeDenominator
+    if (delta < 1n) delta = 1n
+    baseFee = parent.baseFeePerGas + delta
+  } else if (total < target) {
+    let delta = ((target - total) * parent.baseFeePerGas) / target / config.baseFeeChangeDenominator
+    if (delta < 1n) delta = 1n
+    const windowsElapsed = elapsed / BigInt(FEE_WINDOW_LENGTH)
+    if (windowsElapsed > 1n) delta *= windowsElapsed
+    baseFee = parent.baseFeePerGas - delta
+  }
+  if (baseFee < config.minBaseFee) baseFee = config.minBaseFee
+  return { baseFee, window: shifted }
+}

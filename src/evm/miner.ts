@@ -1,0 +1,135 @@
+import { createAddressFromString, bytesToHex } from '@ethereumjs/util'
+import { buildBlock, type RunTxResult } from '@ethereumjs/vm'
+import type { Hex } from '../core/hex.js'
+import type { EvmChain } from './chain.js'
+import { txFees } from './pool.js'
+import type { LogEntry, MinedTx, Receipt, StoredBlock } from './types.js'
+
+export type MineOptions = {
+  /** Exact timestamp; default: the chain's next block timestamp. */
+  timestamp?: bigint
+}
+
+/**
+ * Builds blocks from the pool. `requestBlock` coalesces: a transaction admitted while a block
+ * is queued joins that block, so concurrent senders share blocks and sequential ones get one
+ * block each (automine). Failed transactions are dropped with their reason, kept for the sender.
+ */
+export class Miner {
+  readonly #chain: EvmChain
+  #queued: Promise<StoredBlock> | undefined
+  /** Why a transaction was dropped instead of mined, by hash (read by its sender). */
+  readonly dropped = new Map<Hex, string>()
+
+  constructor(chain: EvmChain) {
+    this.#chain = chain
+  }
+
+  /**
+   * Call under the chain lock, after admitting a transaction: returns a block that will include
+   * everything admitted so far. A block already queued behind the caller is joined.
+   */
+  scheduleBlock(): Promise<StoredBlock> {
+    if (this.#queued) return this.#queued
+    const queued = this.#chain.lock.run(() => {
+      this.#queued = undefined
+      return this.mineLocked()
+    })
+    this.#queued = queued
+    return queued
+  }
+
+  /** Mines one block now (under the lock). */
+  mine(options: MineOptions = {}): Promise<StoredBlock> {
+    return this.#chain.lock.run(() => this.mineLocked(options))
+  }
+
+  /** Builds, seals and stores one block with the pool's executable transactions. Caller holds the lock. */
+  async mineLocked(options: MineOptions = {}): Promise<StoredBlock> {
+    const chain = this.#chain
+    const parent = chain.head
+    const timestamp = options.timestamp ?? chain.nextBlockTimestamp()
+    chain.timing.nextTimestamp = undefined
+    const headerData = chain.nextHeaderData(timestamp)
+    const baseFee = headerData.baseFeePerGas
+
+    const nonces = new Map<Hex, bigint>()
+    for (const entry of chain.pool.all()) {
+      if (!nonces.has(entry.from)) nonces.set(entry.from, await chain.liveNonce(entry.from))
+    }
+    const candidates = chain.pool.executable((from) => nonces.get(from) ?? 0n, baseFee)
+
+    const builder = await buildBlock(chain.vm, {
+      parentBlock: parent.block,
+      headerData,
+      withdrawals: chain.common.gteHardfork('shanghai') ? [] : undefined,
+      blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, setHardfork: true },
+    })
+    const coinbase = createAddressFromString(chain.coinbase)
+    const included: { entry: (typeof candidates)[number]; result: RunTxResult }[] = []
+    const skippedSenders = new Set<Hex>()
+    for (const entry of candidates) {
+      if (skippedSenders.has(entry.from)) continue
+      if (builder.gasUsed + entry.tx.gasLimit > headerData.gasLimit) {
+        skippedSenders.add(entry.from)
+        continue
+      }
+      try {
+        const result = await builder.addTransaction(entry.tx, { skipHardForkValidation: true })
+        included.push({ entry, result })
+        // Avalanche credits the whole fee to the coinbase; ethereumjs paid it only the tip.
+        const burned = baseFee * result.totalGasSpent
+        if (burned > 0n) {
+          const account = await chain.stateManager.getAccount(coinbase)
+          await chain.stateManager.modifyAccountFields(coinbase, { balance: (account?.balance ?? 0n) + burned })
+        }
+      } catch (error) {
+        chain.pool.remove(entry.hash)
+        this.dropped.set(entry.hash, (error as Error).message.replace(/ \(.*$/s, ''))
+        skippedSenders.add(entry.from)
+      }
+    }
+    const { block } = await builder.build()
+    const hash = bytesToHex(block.hash()) as Hex
+    const receipts = builder.transactionReceipts
+    let logIndex = 0
+    const txs: MinedTx[] = included.map(({ entry, result }, index) => {
+      const r = receipts[index]!
+      const logs: LogEntry[] = r.logs.map(([address, topics, data]) => ({
+        address: bytesToHex(address) as Hex,
+        topics: topics.map((t) => bytesToHex(t) as Hex),
+        data: bytesToHex(data) as Hex,
+        logIndex: logIndex++,
+        transactionIndex: index,
+        transactionHash: entry.hash,
+        blockHash: hash,
+        blockNumber: block.header.number,
+      }))
+      const { feeCap, tipCap } = txFees(entry.tx)
+      const effectiveGasPrice = 'maxFeePerGas' in entry.tx ? (baseFee + tipCap < feeCap ? baseFee + tipCap : feeCap) : feeCap
+      const receipt: Receipt = {
+        status: 'status' in r ? r.status : 1,
+        gasUsed: result.totalGasSpent,
+        cumulativeGasUsed: r.cumulativeBlockGasUsed,
+        effectiveGasPrice,
+        logs,
+        logsBloom: r.bitvector,
+        contractAddress: result.createdAddress ? (result.createdAddress.toString() as Hex) : null,
+        error: result.execResult.exceptionError?.error,
+        returnValue: result.execResult.returnValue,
+      }
+      return { tx: entry.tx, hash: entry.hash, from: entry.from, index, blockNumber: block.header.number, blockHash: hash, receipt }
+    })
+
+    const stored: StoredBlock = { block, hash, number: block.header.number, txs }
+    await chain.blockchain.putBlock(block)
+    chain.store.append(stored)
+    for (const { entry } of included) chain.pool.remove(entry.hash)
+    if (timestamp > BigInt(chain.clock.now())) chain.clock.setTime(Number(timestamp))
+    chain.events.emit('block', stored)
+    const allLogs = txs.flatMap((t) => t.receipt.logs)
+    if (allLogs.length > 0) chain.events.emit('logs', allLogs)
+    return stored
+  }
+}
+

@@ -1,0 +1,136 @@
+import { createTx, createTxFromRLP, TransactionType, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
+import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
+import type { Hex } from '../core/hex.js'
+import { validateForPool } from './admission.js'
+import { estimateGas, type CallRequest } from './call.js'
+import type { EvmChain } from './chain.js'
+import { TxRejectedError } from './errors.js'
+import type { Miner } from './miner.js'
+import { createUnsignedTx } from './unsignedTx.js'
+
+/** Decodes a signed transaction as the node does, with the node's messages for bad input. */
+export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: TypedTransaction; from: Hex; hash: Hex } {
+  if (raw.length > 0 && (raw[0] === TransactionType.BlobEIP4844 || raw[0] === TransactionType.EOACodeEIP7702))
+    throw new TxRejectedError('transaction type not supported')
+  let tx: TypedTransaction
+  try {
+    tx = createTxFromRLP(raw, { common: chain.common })
+  } catch (error) {
+    const message = (error as Error).message
+    const chainIdMatch = /chain ID .*?(\d+).*?(\d+)/i.exec(message)
+    if (/chain id/i.test(message) && chainIdMatch)
+      throw new TxRejectedError(`invalid chain id for signer: have ${chainIdOf(raw) ?? chainIdMatch[1]} want ${chain.chainId}`)
+    throw new TxRejectedError(`rlp: ${message.replace(/ \(.*$/s, '')}`)
+  }
+  if (tx.type === TransactionType.Legacy && tx.v !== undefined && tx.v > 28n) {
+    const legacyChainId = (tx.v - 35n) / 2n
+    if (legacyChainId !== chain.chainId)
+      throw new TxRejectedError(`invalid chain id for signer: have ${legacyChainId} want ${chain.chainId}`)
+  }
+  let from: Hex
+  try {
+    from = tx.getSenderAddress().toString() as Hex
+  } catch {
+    throw new TxRejectedError('invalid sender')
+  }
+  return { tx, from, hash: bytesToHex(tx.hash()) as Hex }
+}
+
+/** The chain id a typed transaction claims (first RLP field after the type byte), for the error. */
+function chainIdOf(raw: Uint8Array): bigint | undefined {
+  try {
+    const tx = createTxFromRLP(raw, {})
+    return 'chainId' in tx ? tx.chainId : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export type Submitted = { hash: Hex; mined: boolean }
+
+/**
+ * Admits a transaction to the pool and, in automine mode, waits until the block that includes
+ * it is stored, so the receipt is readable when the call returns.
+ */
+export async function submitTransaction(chain: EvmChain, miner: Miner, tx: TypedTransaction, from: Hex, hash: Hex): Promise<Hex> {
+  const automine = chain.mining.mode === 'auto'
+  // The block promise is wrapped: returning it bare would make this lock task wait for a block
+  // queued behind it.
+  const { block } = await chain.lock.run(async () => {
+    await validateForPool(chain, tx, from, { automine, hash })
+    chain.pool.add({ tx, hash, from, nonce: tx.nonce })
+    chain.events.emit('pendingTransaction', { hash, tx, from })
+    return { block: automine ? miner.scheduleBlock() : undefined }
+  })
+  if (block) {
+    await block
+    const reason = miner.dropped.get(hash)
+    if (reason !== undefined) {
+      miner.dropped.delete(hash)
+      throw new TxRejectedError(reason)
+    }
+  }
+  return hash
+}
+
+export type TransactionRequest = CallRequest & { from: Hex }
+
+/**
+ * eth_sendTransaction: fills nonce, gas and fees as geth's `SendTxArgs.setDefaults` does, then
+ * signs with a dev key or, for impersonated accounts, marks the sender without a signature.
+ */
+export async function sendTransaction(
+  chain: EvmChain,
+  miner: Miner,
+  request: TransactionRequest,
+  signers: ReadonlyMap<Hex, Uint8Array>,
+  suggestedTip: bigint,
+): Promise<Hex> {
+  const from = request.from.toLowerCase() as Hex
+  const key = signers.get(from)
+  if (!key && !chain.canSendUnsigned(from)) throw new TxRejectedError(`unknown account ${toChecksumAddress(from)}`)
+  if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined))
+    throw new TxRejectedError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
+  const nonce = request.nonce ?? (await chain.lock.run(async () => chain.pool.nextNonce(from, await chain.liveNonce(from))))
+  const baseFee = chain.nextBaseFee()
+  let fees: Partial<TypedTxData>
+  let type: number
+  if (request.gasPrice !== undefined) {
+    type = request.accessList ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
+    fees = { gasPrice: request.gasPrice }
+  } else {
+    type = TransactionType.FeeMarketEIP1559
+    const tip = request.maxPriorityFeePerGas ?? suggestedTip
+    const feeCap = request.maxFeePerGas ?? tip + 2n * baseFee
+    if (feeCap < tip) throw new TxRejectedError(`maxFeePerGas (${feeCap}) < maxPriorityFeePerGas (${tip})`)
+    fees = { maxFeePerGas: feeCap, maxPriorityFeePerGas: tip }
+  }
+  let gas = request.gas
+  if (gas === undefined) {
+    const estimate = await estimateGas(chain, { ...request, from, nonce, ...fees } as CallRequest, 'latest')
+    if (!estimate.ok) {
+      const { result } = estimate
+      if (result.reverted) throw new TxRejectedError('execution reverted')
+      throw new TxRejectedError(result.error ?? 'gas required exceeds allowance')
+    }
+    gas = estimate.gas
+  }
+  const data: TypedTxData = {
+    type,
+    nonce,
+    gasLimit: gas,
+    to: request.to,
+    value: request.value ?? 0n,
+    data: request.data ? bytesToHex(request.data) : '0x',
+    chainId: chain.chainId,
+    accessList: request.accessList?.map((e) => ({ address: e.address, storageKeys: e.storageKeys })),
+    ...fees,
+  } as TypedTxData
+  const tx = key ? signTx(chain, data, key) : createUnsignedTx(chain.common, data, from)
+  return submitTransaction(chain, miner, tx, from, bytesToHex(tx.hash()) as Hex)
+}
+
+function signTx(chain: EvmChain, data: TypedTxData, key: Uint8Array): TypedTransaction {
+  return createTx(data, { common: chain.common }).sign(key)
+}
+
