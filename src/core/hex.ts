@@ -12,30 +12,36 @@ export function toQuantity(value: bigint | number): Hex {
   return `0x${n.toString(16)}`
 }
 
-const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]*)$/i
+const HEX_DIGITS = /^[0-9a-f]*$/i
 
 /**
- * Decodes a JSON-RPC quantity with geth's strictness: 0x prefix, no leading zeros, at most 256 bits.
- * The messages are geth's hexutil errors, so they can be shown to clients as they are.
+ * Decodes a JSON-RPC quantity as geth's `hexutil.DecodeBig` does: 0x prefix, no leading zeros,
+ * at most 256 bits. The checks run in geth's order and throw geth's hexutil messages, so they can
+ * be shown to clients as they are.
  */
 export function parseQuantity(value: unknown): bigint {
-  if (typeof value !== 'string') throw new DecodeError('json: cannot unmarshal non-string into Go value of type hexutil.Big')
-  if (value.length < 2 || (value[0] !== '0' || (value[1] !== 'x' && value[1] !== 'X')))
-    throw new DecodeError('hex string without 0x prefix')
-  if (value.length === 2) throw new DecodeError('hex string "0x"')
-  if (!QUANTITY.test(value)) {
-    if (/^0x0[0-9a-f]+$/i.test(value)) throw new DecodeError('hex number with leading zero digits')
-    throw new DecodeError('invalid hex string')
-  }
-  if (value.length > 66) throw new DecodeError('hex number > 256 bits')
-  return BigInt(value)
+  if (typeof value !== 'string') throw new DecodeError('json: cannot unmarshal non-string into Go value of type *hexutil.Big')
+  if (value.length === 0) throw new DecodeError('empty hex string')
+  if (value[0] !== '0' || (value[1] !== 'x' && value[1] !== 'X')) throw new DecodeError('hex string without 0x prefix')
+  const digits = value.slice(2)
+  if (digits.length === 0) throw new DecodeError('hex string "0x"')
+  // geth tests the leading zero and the length before it looks at the digits: "0x0z" is a leading zero.
+  if (digits.length > 1 && digits[0] === '0') throw new DecodeError('hex number with leading zero digits')
+  if (digits.length > 64) throw new DecodeError('hex number > 256 bits')
+  if (!HEX_DIGITS.test(digits)) throw new DecodeError('invalid hex string')
+  return BigInt(`0x${digits}`)
 }
 
 const DATA = /^0x([0-9a-f]{2})*$/i
 
-/** Decodes JSON-RPC data (bytes): 0x prefix and an even number of hex digits. */
+/**
+ * Decodes JSON-RPC data (bytes): 0x prefix and an even number of hex digits, checked in the order
+ * of geth's `hexutil.Bytes` (prefix, then length, then digits). An empty string is refused with
+ * `hexutil.Decode`'s message; the JSON-RPC parameter parser accepts it as no bytes, as geth does.
+ */
 export function parseData(value: unknown): Uint8Array {
   if (typeof value !== 'string') throw new DecodeError('json: cannot unmarshal non-string into Go value of type hexutil.Bytes')
+  if (value.length === 0) throw new DecodeError('empty hex string')
   if (!value.startsWith('0x') && !value.startsWith('0X')) throw new DecodeError('hex string without 0x prefix')
   if (value.length % 2 !== 0) throw new DecodeError('hex string of odd length')
   if (!DATA.test(value)) throw new DecodeError('invalid hex string')

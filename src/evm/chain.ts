@@ -170,8 +170,10 @@ export class EvmChain {
   /** Resolves a block tag to a stored block, or throws {@link UnknownBlockError}. */
   resolveBlock(tag: BlockTag): StoredBlock {
     const found = this.findBlock(tag)
-    if (!found) throw new UnknownBlockError(typeof tag === 'object' ? `header for hash not found` : 'header not found')
-    return found
+    if (found) return found
+    // coreth's wording: numbers above the last accepted block are "unfinalized".
+    if (typeof tag === 'bigint' && tag > this.store.height) throw new UnknownBlockError('cannot query unfinalized data')
+    throw new UnknownBlockError(typeof tag === 'object' ? 'header for hash not found' : 'header not found')
   }
 
   findBlock(tag: BlockTag): StoredBlock | undefined {

@@ -1,0 +1,231 @@
+import { toChecksumAddress } from '@ethereumjs/util'
+import { pbkdf2Sync } from 'node:crypto'
+import { bls12_381 } from '@noble/curves/bls12-381.js'
+import { mapHashToField } from '@noble/curves/abstract/modular.js'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js'
+import { expand, extract, hkdf } from '@noble/hashes/hkdf.js'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
+import { HDKey } from '@scure/bip32'
+import { validateMnemonic } from '@scure/bip39'
+import { wordlist as english } from '@scure/bip39/wordlists/english.js'
+import { shortIdFromPublicKey } from './address.js'
+import { InvalidArgumentError } from './errors.js'
+import { bytesToHex, hexToBytes, type Hex } from './hex.js'
+import { nodeIdToString } from './ids.js'
+
+/**
+ * Keys the emulator hands out: the funded dev accounts every EVM tool expects (the Hardhat/anvil
+ * mnemonic) and a node's staking and BLS identity, all derived deterministically so a network
+ * built from the same seed has the same addresses and node ids on every run.
+ */
+
+/** The Hardhat/anvil/Foundry test mnemonic, so wallets and scripts written for them work unchanged. */
+export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
+
+/** BIP-44 Ethereum account branch; account `i` is `${DEFAULT_DERIVATION_PATH}/${i}`. */
+export const DEFAULT_DERIVATION_PATH = "m/44'/60'/0'/0"
+
+/** Ordinary BLS signatures in avalanchego (`bls.CiphersuiteSignature`), e.g. warp messages. */
+export const BLS_SIGNATURE_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_'
+
+/** Proofs of possession (`bls.CiphersuiteProofOfPossession`): a different DST, so a PoP is never a valid signature. */
+export const BLS_POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_'
+
+export type DevAccount = {
+  /** EIP-55 checksummed. */
+  address: Hex
+  privateKey: Hex
+  /** Compressed secp256k1 key (33 bytes): the form X/P addresses hash, see `shortIdFromPublicKey`. */
+  publicKey: Hex
+}
+
+export type DeriveDevAccountsOptions = {
+  mnemonic: string
+  count: number
+  /** The parent path; children `0 … count-1` are derived under it. Defaults to {@link DEFAULT_DERIVATION_PATH}. */
+  path?: string
+}
+
+/**
+ * The first `count` accounts of a BIP-39 mnemonic, as Hardhat and anvil derive them.
+ *
+ * This runs at network start, so the expensive steps run once: PBKDF2 (the seed) and the hardened
+ * parent derivation; each account then costs one non-hardened child step. The seed is BIP-39's
+ * PBKDF2-HMAC-SHA512 computed by node's native crypto (~1 ms) rather than in JavaScript (35-55 ms
+ * in a fresh process), which matters for the CLI's cold start; secp256k1's one-time precomputed
+ * tables (25-45 ms) are still paid once per process by whoever signs first.
+ *
+ * @example deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 1 })[0].address
+ * // '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+ */
+export function deriveDevAccounts(options: DeriveDevAccountsOptions): DevAccount[] {
+  const { mnemonic, count, path = DEFAULT_DERIVATION_PATH } = options
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new InvalidArgumentError(`account count must be a non-negative integer but got ${count}`)
+  // Without this a typo silently yields a different, unfunded set of accounts.
+  if (!validateMnemonic(mnemonic, english)) throw new InvalidArgumentError('invalid mnemonic')
+  const master = HDKey.fromMasterSeed(mnemonicToSeed(mnemonic))
+  let parent: HDKey
+  try {
+    parent = master.derive(path)
+  } catch (cause) {
+    throw new InvalidArgumentError(`invalid derivation path ${path}`, { cause })
+  }
+  const accounts: DevAccount[] = []
+  for (let i = 0; i < count; i++) {
+    const child = parent.deriveChild(i)
+    const privateKey = child.privateKey
+    const publicKey = child.publicKey
+    // A key derived from a seed always has both halves; the check only narrows the types.
+    if (!privateKey || !publicKey) throw new InvalidArgumentError(`key ${path}/${i} has no private key`)
+    const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false)
+    const address = bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12))
+    accounts.push({
+      address: toChecksumAddress(address),
+      privateKey: bytesToHex(privateKey),
+      publicKey: bytesToHex(publicKey),
+    })
+  }
+  return accounts
+}
+
+/** BIP-39 `mnemonicToSeed` with an empty passphrase: PBKDF2-HMAC-SHA512, 2048 rounds, salt `mnemonic`, both NFKD. */
+function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array {
+  const seed = pbkdf2Sync(mnemonic.normalize('NFKD'), `mnemonic${passphrase}`.normalize('NFKD'), 2048, 64, 'sha512')
+  return new Uint8Array(seed.buffer, seed.byteOffset, seed.byteLength)
+}
+
+export type NodeIdentity = {
+  /** `NodeID-…`. */
+  nodeId: string
+  nodeIdBytes: Uint8Array
+  /** secp256k1, 32 bytes. */
+  stakingPrivateKey: Uint8Array
+  /** Compressed, 33 bytes. */
+  stakingPublicKey: Uint8Array
+  /** 32 bytes, big-endian, as avalanchego's `localsigner.ToBytes` writes it. */
+  blsSecretKey: Uint8Array
+  /** Compressed G1, 48 bytes, `0x` lower-case hex as `info.getNodeID` returns it. */
+  blsPublicKey: Hex
+  /** Compressed G2, 96 bytes: the BLS public key signed under {@link BLS_POP_DST}. */
+  proofOfPossession: Hex
+}
+
+const STAKING_KEY_INFO = utf8ToBytes('l1sim/node-staking-key/secp256k1')
+
+/**
+ * A node's identity from 32 seed bytes (e.g. `createSeededRandom(seed).derive('node-0')`).
+ *
+ * The NodeID is `ripemd160(sha256(compressed staking public key))`. A real node hashes its TLS
+ * staking certificate instead (`ids.NodeIDFromCert`); the emulator has no certificates, and hashing
+ * the key keeps the id tied to a key the node can sign with, in the same 20-byte format.
+ *
+ * The BLS key is blst's `KeyGen(seed)` (draft-irtf-cfrg-bls-signature KeyGen: HKDF-SHA256, reduced
+ * mod r, retried while zero), the call avalanchego's `localsigner.New` makes on 32 random bytes, so
+ * the same bytes give the same key here and in a node. The staking key uses HKDF with its own label
+ * so the two keys are independent.
+ *
+ * The BLS fields are computed on first read and kept: a proof of possession costs a hash to G2
+ * and two curve multiplications (several ms per node), and most runs never read them, so a
+ * five-node network would otherwise pay that on every start.
+ */
+export function createNodeIdentity(seed: Uint8Array): NodeIdentity {
+  if (seed.length !== 32) throw new InvalidArgumentError(`node seed must be 32 bytes but got ${seed.length}`)
+  const stakingPrivateKey = mapHashToField(
+    hkdf(sha256, seed, undefined, STAKING_KEY_INFO, 48),
+    secp256k1.Point.Fn.ORDER,
+  )
+  const stakingPublicKey = secp256k1.getPublicKey(stakingPrivateKey, true)
+  const nodeIdBytes = shortIdFromPublicKey(stakingPublicKey)
+  const blsSeed = seed.slice()
+  let secretKey: Uint8Array | undefined
+  let publicKey: Uint8Array | undefined
+  let pop: Hex | undefined
+  const blsSecretKey = () => (secretKey ??= blsKeyGen(blsSeed))
+  const blsPublicKey = () => (publicKey ??= bls12_381.longSignatures.getPublicKey(blsSecretKey()).toBytes(true))
+  return {
+    nodeId: nodeIdToString(nodeIdBytes),
+    nodeIdBytes,
+    stakingPrivateKey,
+    stakingPublicKey,
+    get blsSecretKey() {
+      return blsSecretKey()
+    },
+    get blsPublicKey() {
+      return bytesToHex(blsPublicKey())
+    },
+    get proofOfPossession() {
+      return (pop ??= bytesToHex(signWithDst(blsSecretKey(), blsPublicKey(), BLS_POP_DST)))
+    },
+  }
+}
+
+const BLS_KEYGEN_SALT = utf8ToBytes('BLS-SIG-KEYGEN-SALT-')
+const BLS_KEYGEN_L = 48
+
+/** blst `blst_keygen` / EIP-2333 `HKDF_mod_r` with empty key_info. */
+function blsKeyGen(ikm: Uint8Array): Uint8Array {
+  const r = bls12_381.fields.Fr.ORDER
+  const ikmPrime = concatBytes(ikm, new Uint8Array([0]))
+  const info = new Uint8Array([0, BLS_KEYGEN_L])
+  let salt = BLS_KEYGEN_SALT
+  for (;;) {
+    salt = sha256(salt)
+    const okm = expand(sha256, extract(sha256, ikmPrime, salt), info, BLS_KEYGEN_L)
+    const sk = bytesToNumberBE(okm) % r
+    if (sk !== 0n) return numberToBytesBE(sk, 32)
+  }
+}
+
+function signWithDst(secretKey: Uint8Array, message: Uint8Array, dst: string): Uint8Array {
+  const { longSignatures } = bls12_381
+  return longSignatures.Signature.toBytes(longSignatures.sign(longSignatures.hash(message, dst), secretKey))
+}
+
+/**
+ * A BLS signature (96-byte compressed G2) under avalanchego's signature DST, as a validator signs
+ * warp messages.
+ */
+export function blsSign(secretKey: Uint8Array, message: Uint8Array): Uint8Array {
+  return signWithDst(secretKey, message, BLS_SIGNATURE_DST)
+}
+
+type BytesLike = Uint8Array | Hex
+
+const toBytes = (value: BytesLike): Uint8Array => (typeof value === 'string' ? hexToBytes(value) : value)
+
+/**
+ * Pairing check with avalanchego's key rules: a public key that does not decode, or is the point at
+ * infinity (rejected by blst's `KeyValidate`), fails verification instead of throwing, because
+ * callers check signatures that arrived from outside.
+ */
+function verifyWithDst(publicKey: BytesLike, message: Uint8Array, signature: BytesLike, dst: string): boolean {
+  const { longSignatures } = bls12_381
+  try {
+    const pk = bls12_381.G1.Point.fromBytes(toBytes(publicKey))
+    if (pk.is0()) return false
+    const sig = longSignatures.Signature.fromBytes(toBytes(signature))
+    return longSignatures.verify(sig, longSignatures.hash(message, dst), pk)
+  } catch {
+    return false
+  }
+}
+
+/** Named fields because all three are byte strings and a swapped pair would simply fail to verify. */
+export function blsVerify(args: { publicKey: BytesLike; message: Uint8Array; signature: BytesLike }): boolean {
+  return verifyWithDst(args.publicKey, args.message, args.signature, BLS_SIGNATURE_DST)
+}
+
+/** `signer.ProofOfPossession.Verify`: the PoP is a signature over the public key bytes under {@link BLS_POP_DST}. */
+export function verifyProofOfPossession(args: { publicKey: BytesLike; proofOfPossession: BytesLike }): boolean {
+  let publicKey: Uint8Array
+  try {
+    publicKey = toBytes(args.publicKey)
+  } catch {
+    return false
+  }
+  return verifyWithDst(publicKey, publicKey, args.proofOfPossession, BLS_POP_DST)
+}

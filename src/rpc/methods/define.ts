@@ -1,0 +1,14 @@
+import type { EthContext } from '../context.js'
+import type { RpcMethod } from '../dispatcher.js'
+
+/**
+ * Declares an eth-dialect method: the params parser's output types the handler's first
+ * argument, so a method file states its wire shape once. (Two arguments rather than one object:
+ * TypeScript infers the parser's type before it types the handler.)
+ */
+export function defineEthMethod<P, R>(
+  params: (raw: unknown) => P,
+  handler: (params: P, ctx: EthContext) => R | Promise<R>,
+): RpcMethod<P, R, EthContext> {
+  return { params, handler }
+}

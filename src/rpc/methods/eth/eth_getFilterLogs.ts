@@ -1,0 +1,17 @@
+import { defineEthMethod } from '../define.js'
+import { queryLogs } from '../../../evm/logs.js'
+import { filtersOf } from '../../filters.js'
+import { formatLog } from '../../formatters.js'
+import { RpcServerError } from '../../errors.js'
+import { tuple } from '../../params.js'
+import { hash32Loose } from '../shared.js'
+
+/** Serves `eth_getFilterLogs`: every log matching a log filter, over the whole chain. */
+export const eth_getFilterLogs = defineEthMethod(
+  tuple(hash32Loose),
+  ([id], ctx) => {
+    const filter = filtersOf(ctx.chain).get(id)
+    if (filter.kind !== 'logs') throw new RpcServerError('filter not found')
+    return queryLogs(ctx.chain, 0n, ctx.chain.store.height, filter.criteria).map((log) => formatLog(log))
+  },
+)
