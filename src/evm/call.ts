@@ -209,6 +209,14 @@ export async function estimateGas(chain: EvmChain, request: CallRequest, tag: Bl
         await sm.revert()
       }
     }
+    // geth's shortcut: a plain transfer to an account without code costs exactly 21000.
+    if (request.to !== undefined && (request.data?.length ?? 0) === 0 && hi >= 21_000n) {
+      const code = await vm.stateManager.getCode(createAddressFromString(request.to))
+      if (code.length === 0) {
+        const plain = await run(21_000n)
+        if (plain.success) return { ok: true, gas: 21_000n }
+      }
+    }
     const first = await run(hi)
     if (!first.success) return { ok: false, result: first, gas: hi }
     let lo = first.gasUsed - 1n

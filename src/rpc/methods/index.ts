@@ -1,5 +1,6 @@
 import type { RpcMethod } from '../dispatcher.js'
 import type { EthContext } from '../context.js'
+import { cheatMethods } from './anvil/index.js'
 import { ethMethods } from './eth/index.js'
 import { netMethods } from './net/index.js'
 import { txpoolMethods } from './txpool/index.js'
@@ -10,5 +11,5 @@ import { web3Methods } from './web3/index.js'
  * socket (eth_subscribe) are added by the WebSocket route.
  */
 export function createEthMethods(): Record<string, RpcMethod<any, any, EthContext>> {
-  return { ...web3Methods, ...netMethods, ...ethMethods, ...txpoolMethods }
+  return { ...web3Methods, ...netMethods, ...ethMethods, ...txpoolMethods, ...cheatMethods }
 }
