@@ -1,5 +1,5 @@
 import { toChecksumAddress } from '@ethereumjs/util'
-import { pbkdf2Sync } from 'node:crypto'
+import { createECDH, createHmac, pbkdf2Sync } from 'node:crypto'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { mapHashToField } from '@noble/curves/abstract/modular.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
@@ -8,7 +8,6 @@ import { expand, extract, hkdf } from '@noble/hashes/hkdf.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
-import { HDKey } from '@scure/bip32'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist as english } from '@scure/bip39/wordlists/english.js'
 import { shortIdFromPublicKey } from './address.js'
@@ -52,11 +51,11 @@ export type DeriveDevAccountsOptions = {
 /**
  * The first `count` accounts of a BIP-39 mnemonic, as Hardhat and anvil derive them.
  *
- * This runs at network start, so the expensive steps run once: PBKDF2 (the seed) and the hardened
- * parent derivation; each account then costs one non-hardened child step. The seed is BIP-39's
- * PBKDF2-HMAC-SHA512 computed by node's native crypto (~1 ms) rather than in JavaScript (35-55 ms
- * in a fresh process), which matters for the CLI's cold start; secp256k1's one-time precomputed
- * tables (25-45 ms) are still paid once per process by whoever signs first.
+ * This runs at network start, so it is written for a cold process: the seed (PBKDF2-HMAC-SHA512),
+ * every BIP-32 step (HMAC-SHA512) and every public key (secp256k1 ECDH) run in node's native
+ * crypto. In JavaScript the same work costs 110-220 ms in a fresh process, most of it JIT warm-up
+ * and secp256k1's precomputed tables; natively it is a few ms. The hardened parent is derived once;
+ * each account is then one non-hardened child step.
  *
  * @example deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 1 })[0].address
  * // '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -67,26 +66,18 @@ export function deriveDevAccounts(options: DeriveDevAccountsOptions): DevAccount
     throw new InvalidArgumentError(`account count must be a non-negative integer but got ${count}`)
   // Without this a typo silently yields a different, unfunded set of accounts.
   if (!validateMnemonic(mnemonic, english)) throw new InvalidArgumentError('invalid mnemonic')
-  const master = HDKey.fromMasterSeed(mnemonicToSeed(mnemonic))
-  let parent: HDKey
-  try {
-    parent = master.derive(path)
-  } catch (cause) {
-    throw new InvalidArgumentError(`invalid derivation path ${path}`, { cause })
-  }
+  const indexes = parseDerivationPath(path)
+  let parent = masterKey(mnemonicToSeed(mnemonic))
+  for (const index of indexes) parent = childKey(parent, index)
   const accounts: DevAccount[] = []
   for (let i = 0; i < count; i++) {
-    const child = parent.deriveChild(i)
-    const privateKey = child.privateKey
-    const publicKey = child.publicKey
-    // A key derived from a seed always has both halves; the check only narrows the types.
-    if (!privateKey || !publicKey) throw new InvalidArgumentError(`key ${path}/${i} has no private key`)
-    const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false)
+    const { privateKey } = childKey(parent, i)
+    const uncompressed = secp256k1PublicKey(privateKey)
     const address = bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12))
     accounts.push({
       address: toChecksumAddress(address),
       privateKey: bytesToHex(privateKey),
-      publicKey: bytesToHex(publicKey),
+      publicKey: bytesToHex(compressPublicKey(uncompressed)),
     })
   }
   return accounts
@@ -96,6 +87,66 @@ export function deriveDevAccounts(options: DeriveDevAccountsOptions): DevAccount
 function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array {
   const seed = pbkdf2Sync(mnemonic.normalize('NFKD'), `mnemonic${passphrase}`.normalize('NFKD'), 2048, 64, 'sha512')
   return new Uint8Array(seed.buffer, seed.byteOffset, seed.byteLength)
+}
+
+// --- BIP-32 private derivation ---
+
+type ExtendedPrivateKey = { privateKey: Uint8Array; chainCode: Uint8Array }
+
+const HARDENED = 0x80000000
+const SECP256K1_N = secp256k1.Point.Fn.ORDER
+
+/** `m/44'/60'/0'/0` → child indexes, hardened ones offset by 2^31 (`'` or `h` marks them). */
+function parseDerivationPath(path: string): number[] {
+  const [root, ...segments] = path.split('/')
+  if (root !== 'm' && root !== 'M') throw new InvalidArgumentError(`invalid derivation path ${path}`)
+  return segments.map((segment) => {
+    const match = /^(\d+)(['h]?)$/.exec(segment)
+    const index = match ? Number(match[1]) : Number.NaN
+    if (!Number.isSafeInteger(index) || index >= HARDENED) throw new InvalidArgumentError(`invalid derivation path ${path}`)
+    return match![2] ? index + HARDENED : index
+  })
+}
+
+function masterKey(seed: Uint8Array): ExtendedPrivateKey {
+  const I = hmacSha512(utf8ToBytes('Bitcoin seed'), seed)
+  const key = bytesToNumberBE(I.subarray(0, 32))
+  if (key === 0n || key >= SECP256K1_N) throw new InvalidArgumentError('the seed gives an invalid master key')
+  return { privateKey: I.slice(0, 32), chainCode: I.slice(32) }
+}
+
+/** CKDpriv. Its invalid cases (probability below 2^-127) are errors rather than a skip to the next index. */
+function childKey(parent: ExtendedPrivateKey, index: number): ExtendedPrivateKey {
+  const ser32 = new Uint8Array(4)
+  new DataView(ser32.buffer).setUint32(0, index)
+  const data =
+    index >= HARDENED
+      ? concatBytes(new Uint8Array(1), parent.privateKey, ser32)
+      : concatBytes(compressPublicKey(secp256k1PublicKey(parent.privateKey)), ser32)
+  const I = hmacSha512(parent.chainCode, data)
+  const tweak = bytesToNumberBE(I.subarray(0, 32))
+  const key = (tweak + bytesToNumberBE(parent.privateKey)) % SECP256K1_N
+  if (tweak >= SECP256K1_N || key === 0n) throw new InvalidArgumentError(`child key ${index} is invalid`)
+  return { privateKey: numberToBytesBE(key, 32), chainCode: I.slice(32) }
+}
+
+function hmacSha512(key: Uint8Array, data: Uint8Array): Uint8Array {
+  const mac = createHmac('sha512', key).update(data).digest()
+  return new Uint8Array(mac.buffer, mac.byteOffset, mac.byteLength)
+}
+
+/** The uncompressed (65-byte) public key, computed natively. */
+function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
+  const ecdh = createECDH('secp256k1')
+  ecdh.setPrivateKey(privateKey)
+  const key = ecdh.getPublicKey()
+  return new Uint8Array(key.buffer, key.byteOffset, key.byteLength)
+}
+
+function compressPublicKey(uncompressed: Uint8Array): Uint8Array {
+  const out = uncompressed.slice(0, 33)
+  out[0] = 2 + (uncompressed[64]! & 1)
+  return out
 }
 
 export type NodeIdentity = {
@@ -138,7 +189,7 @@ export function createNodeIdentity(seed: Uint8Array): NodeIdentity {
     hkdf(sha256, seed, undefined, STAKING_KEY_INFO, 48),
     secp256k1.Point.Fn.ORDER,
   )
-  const stakingPublicKey = secp256k1.getPublicKey(stakingPrivateKey, true)
+  const stakingPublicKey = compressPublicKey(secp256k1PublicKey(stakingPrivateKey))
   const nodeIdBytes = shortIdFromPublicKey(stakingPublicKey)
   const blsSeed = seed.slice()
   let secretKey: Uint8Array | undefined

@@ -1,11 +1,11 @@
 import { createBlock, type Block } from '@ethereumjs/block'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { TransactionType, type TypedTxData } from '@ethereumjs/tx'
-import { bytesToHex, createAddressFromString, hexToBytes, toChecksumAddress, setLengthLeft } from '@ethereumjs/util'
+import { bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { runTx, type VM } from '@ethereumjs/vm'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
-import { TxRejectedError } from './errors.js'
+import { stateTransitionErrors, TxRejectedError } from './errors.js'
 import { intrinsicGas } from './intrinsicGas.js'
 import type { BlockTag, StoredBlock } from './types.js'
 import { createUnsignedTx } from './unsignedTx.js'
@@ -53,7 +53,7 @@ const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000'
 
 /** Header of `block` with base fee 0: geth's NoBaseFee context for calls that set no gas price. */
 const zeroFeeBlocks = new WeakMap<StoredBlock, Block>()
-function contextBlock(chain: EvmChain, stored: StoredBlock, zeroFee: boolean): Block {
+export function contextBlock(chain: EvmChain, stored: StoredBlock, zeroFee: boolean): Block {
   if (!zeroFee) return stored.block
   let block = zeroFeeBlocks.get(stored)
   if (!block) {
@@ -67,7 +67,7 @@ function contextBlock(chain: EvmChain, stored: StoredBlock, zeroFee: boolean): B
   return block
 }
 
-async function applyOverrides(state: MerkleStateManager, overrides: StateOverrides | undefined): Promise<void> {
+export async function applyOverrides(state: MerkleStateManager, overrides: StateOverrides | undefined): Promise<void> {
   for (const [address, o] of Object.entries(overrides ?? {})) {
     const addr = createAddressFromString(address)
     if (o.balance !== undefined || o.nonce !== undefined) {
@@ -89,7 +89,7 @@ async function applyOverrides(state: MerkleStateManager, overrides: StateOverrid
  * away afterwards. The live state is used in place between a checkpoint and a revert; an older
  * block gets a VM copy at that block's state root.
  */
-async function withScratchVM<T>(
+export async function withScratchVM<T>(
   chain: EvmChain,
   tag: BlockTag,
   overrides: StateOverrides | undefined,
@@ -113,25 +113,39 @@ function gasPriceOf(request: CallRequest): bigint {
   return request.gasPrice ?? request.maxFeePerGas ?? 0n
 }
 
+/** The state transition's `buyGas` check: `gas * feeCap + value` must be covered by the balance. */
 async function checkFunds(vm: VM, from: Hex, gas: bigint, request: CallRequest) {
   const cost = gas * gasPriceOf(request) + (request.value ?? 0n)
   if (cost === 0n) return
   const balance = (await vm.stateManager.getAccount(createAddressFromString(from)))?.balance ?? 0n
-  if (balance < cost)
-    throw new TxRejectedError(
-      `insufficient funds for gas * price + value: address ${toChecksumAddress(from)} have ${balance} want ${cost}`,
-    )
+  if (balance < cost) throw stateTransitionErrors.insufficientFunds({ from, have: balance, want: cost })
+}
+
+/**
+ * The state transition's fee checks, which a call makes only when it names a price (geth runs
+ * calls with NoBaseFee and skips them when every fee field is zero).
+ */
+function feeCapRefusal(from: Hex, request: CallRequest, baseFee: bigint | undefined): TxRejectedError | undefined {
+  const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n
+  const tip = request.gasPrice ?? request.maxPriorityFeePerGas ?? 0n
+  if (feeCap === 0n && tip === 0n) return undefined
+  if (feeCap < tip) return stateTransitionErrors.tipAboveFeeCap({ from, maxPriorityFeePerGas: tip, maxFeePerGas: feeCap })
+  if (baseFee !== undefined && feeCap < baseFee) return stateTransitionErrors.feeCapTooLow({ from, maxFeePerGas: feeCap, baseFee })
+  return undefined
 }
 
 /** eth_call: executes a message without a transaction, as geth's DoCall does. */
 export async function call(chain: EvmChain, request: CallRequest, tag: BlockTag, overrides?: StateOverrides): Promise<ExecutionResult> {
   const from = request.from ?? ZERO_ADDRESS
-  const gas = request.gas ?? RPC_GAS_CAP
+  // geth caps the gas of a call at RPCGasCap.
+  const gas = request.gas === undefined || request.gas > RPC_GAS_CAP ? RPC_GAS_CAP : request.gas
   const data = request.data ?? new Uint8Array()
   return withScratchVM(chain, tag, overrides, async (vm, stored) => {
+    const refusal = feeCapRefusal(from, request, stored.block.header.baseFeePerGas)
+    if (refusal) throw refusal
     await checkFunds(vm, from, gas, request)
     const intrinsic = intrinsicGas({ data, isCreate: request.to === undefined, accessList: request.accessList })
-    if (gas < intrinsic) throw new TxRejectedError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
+    if (gas < intrinsic) throw stateTransitionErrors.intrinsicGasTooLow({ have: gas, want: intrinsic })
     const caller = createAddressFromString(from)
     const result = await vm.evm.runCall({
       caller,
@@ -155,7 +169,7 @@ export async function call(chain: EvmChain, request: CallRequest, tag: BlockTag,
   })
 }
 
-function txDataOf(chain: EvmChain, request: CallRequest, gas: bigint): TypedTxData {
+export function txDataOf(chain: EvmChain, request: CallRequest, gas: bigint): TypedTxData {
   const base = {
     nonce: request.nonce,
     gasLimit: gas,
@@ -188,12 +202,16 @@ export async function estimateGas(chain: EvmChain, request: CallRequest, tag: Bl
     if (hi > RPC_GAS_CAP) hi = RPC_GAS_CAP
     const price = gasPriceOf(request)
     if (price > 0n) {
+      // geth's estimator: a priced estimate needs the value strictly below the balance.
       const balance = (await vm.stateManager.getAccount(createAddressFromString(from)))?.balance ?? 0n
-      const available = balance - (request.value ?? 0n)
-      if (available < 0n) await checkFunds(vm, from, 0n, request)
-      const allowance = available / price
+      const value = request.value ?? 0n
+      if (value >= balance) throw stateTransitionErrors.insufficientFundsForTransfer()
+      const allowance = (balance - value) / price
       if (hi > allowance) hi = allowance
     }
+    // Every run would fail the same way; geth's estimator reports the run at the cap.
+    const refusal = feeCapRefusal(from, request, stored.block.header.baseFeePerGas)
+    if (refusal) throw new TxRejectedError(`failed with ${hi} gas: ${refusal.shortMessage}`, { cause: refusal })
     const block = contextBlock(chain, stored, price === 0n)
     const sm = vm.stateManager as MerkleStateManager
     const run = async (gas: bigint): Promise<ExecutionResult> => {

@@ -2,7 +2,8 @@ import { createAddressFromString, bytesToHex } from '@ethereumjs/util'
 import { buildBlock, type RunTxResult } from '@ethereumjs/vm'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
-import { txFees } from './pool.js'
+import { stateTransitionErrors, type TxRejectedError } from './errors.js'
+import { txFees, type PoolTx } from './pool.js'
 import type { LogEntry, MinedTx, Receipt, StoredBlock } from './types.js'
 
 export type MineOptions = {
@@ -59,6 +60,9 @@ export class Miner {
     }
     const candidates = chain.pool.executable((from) => nonces.get(from) ?? 0n, baseFee)
 
+    // Flushes cheat-code edits into the trie before the builder's checkpoint, so the new block's
+    // state root includes them; kept on the block so replays start from the same state.
+    const preStateRoot = await chain.stateManager.getStateRoot()
     const builder = await buildBlock(chain.vm, {
       parentBlock: parent.block,
       headerData,
@@ -71,6 +75,17 @@ export class Miner {
     for (const entry of candidates) {
       if (skippedSenders.has(entry.from)) continue
       if (builder.gasUsed + entry.tx.gasLimit > headerData.gasLimit) {
+        skippedSenders.add(entry.from)
+        continue
+      }
+      const refusal = await this.#refusal(entry, baseFee)
+      if (refusal === 'hold') {
+        skippedSenders.add(entry.from)
+        continue
+      }
+      if (refusal) {
+        chain.pool.remove(entry.hash)
+        this.dropped.set(entry.hash, refusal.shortMessage)
         skippedSenders.add(entry.from)
         continue
       }
@@ -121,7 +136,7 @@ export class Miner {
       return { tx: entry.tx, hash: entry.hash, from: entry.from, index, blockNumber: block.header.number, blockHash: hash, receipt }
     })
 
-    const stored: StoredBlock = { block, hash, number: block.header.number, txs }
+    const stored: StoredBlock = { block, hash, number: block.header.number, txs, preStateRoot }
     await chain.blockchain.putBlock(block)
     chain.store.append(stored)
     for (const { entry } of included) chain.pool.remove(entry.hash)
@@ -131,5 +146,23 @@ export class Miner {
     if (allLogs.length > 0) chain.events.emit('logs', allLogs)
     return stored
   }
-}
 
+  /**
+   * The state transition's refusal of an executable pool transaction, checked before ethereumjs
+   * runs it so the sender reads coreth's message. A fee cap below this block's base fee is held
+   * in the pool, as coreth's pool holds it until the base fee falls, except in automine mode,
+   * where the sender waits for this very block and gets the refusal instead.
+   */
+  async #refusal(entry: PoolTx, baseFee: bigint): Promise<TxRejectedError | 'hold' | undefined> {
+    const chain = this.#chain
+    const { feeCap } = txFees(entry.tx)
+    if (feeCap < baseFee) {
+      if (chain.mining.mode !== 'auto') return 'hold'
+      return stateTransitionErrors.feeCapTooLow({ from: entry.from, maxFeePerGas: feeCap, baseFee })
+    }
+    const balance = (await chain.stateManager.getAccount(createAddressFromString(entry.from)))?.balance ?? 0n
+    const want = entry.tx.gasLimit * feeCap + entry.tx.value
+    if (balance < want) return stateTransitionErrors.insufficientFunds({ from: entry.from, have: balance, want })
+    return undefined
+  }
+}

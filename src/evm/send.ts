@@ -1,49 +1,43 @@
 import { createTx, createTxFromRLP, TransactionType, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
-import { validateForPool } from './admission.js'
+import { rawTxShape, txShape, validateForPool, validateTxBasics } from './admission.js'
 import { estimateGas, type CallRequest } from './call.js'
 import type { EvmChain } from './chain.js'
-import { TxRejectedError } from './errors.js'
+import { TxRejectedError, txPoolErrors } from './errors.js'
 import type { Miner } from './miner.js'
 import { createUnsignedTx } from './unsignedTx.js'
 
-/** Decodes a signed transaction as the node does, with the node's messages for bad input. */
+/**
+ * Decodes a signed transaction as the node does, with the node's messages for bad input. Blob
+ * and set-code transactions are refused as coreth's pool refuses them. A transaction this chain
+ * cannot recover a sender from (a bad signature, or one signed for another chain id) gets the
+ * pool's `invalid sender`, after the checks coreth makes before it recovers the sender.
+ */
 export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: TypedTransaction; from: Hex; hash: Hex } {
   if (raw.length > 0 && (raw[0] === TransactionType.BlobEIP4844 || raw[0] === TransactionType.EOACodeEIP7702))
-    throw new TxRejectedError('transaction type not supported')
+    throw txPoolErrors.txTypeNotSupported()
   let tx: TypedTransaction
   try {
     tx = createTxFromRLP(raw, { common: chain.common })
   } catch (error) {
-    const message = (error as Error).message
-    const chainIdMatch = /chain ID .*?(\d+).*?(\d+)/i.exec(message)
-    if (/chain id/i.test(message) && chainIdMatch)
-      throw new TxRejectedError(`invalid chain id for signer: have ${chainIdOf(raw) ?? chainIdMatch[1]} want ${chain.chainId}`)
-    throw new TxRejectedError(`rlp: ${message.replace(/ \(.*$/s, '')}`)
-  }
-  if (tx.type === TransactionType.Legacy && tx.v !== undefined && tx.v > 28n) {
-    const legacyChainId = (tx.v - 35n) / 2n
-    if (legacyChainId !== chain.chainId)
-      throw new TxRejectedError(`invalid chain id for signer: have ${legacyChainId} want ${chain.chainId}`)
+    // ethereumjs refuses, while decoding, transactions that coreth decodes and its pool then
+    // refuses: signed for another chain id (invalid sender), or with a tip above the fee cap.
+    const read = rawTxShape(raw)
+    if (read) {
+      validateTxBasics(chain, read.shape, { unsigned: false })
+      if (read.chainId !== undefined && read.chainId !== chain.chainId) throw txPoolErrors.invalidSender()
+    }
+    throw new TxRejectedError(`rlp: ${(error as Error).message.replace(/ \(.*$/s, '')}`)
   }
   let from: Hex
   try {
     from = tx.getSenderAddress().toString() as Hex
   } catch {
-    throw new TxRejectedError('invalid sender')
+    validateTxBasics(chain, txShape(tx), { unsigned: false })
+    throw txPoolErrors.invalidSender()
   }
   return { tx, from, hash: bytesToHex(tx.hash()) as Hex }
-}
-
-/** The chain id a typed transaction claims (first RLP field after the type byte), for the error. */
-function chainIdOf(raw: Uint8Array): bigint | undefined {
-  try {
-    const tx = createTxFromRLP(raw, {})
-    return 'chainId' in tx ? tx.chainId : undefined
-  } catch {
-    return undefined
-  }
 }
 
 export type Submitted = { hash: Hex; mined: boolean }

@@ -44,6 +44,11 @@ export type StoredBlock = {
   hash: Hex
   number: bigint
   txs: MinedTx[]
+  /**
+   * The state the block was built on: the parent's root plus any cheat-code edits made between
+   * the two blocks (replays and traces start here, not at the parent's header root).
+   */
+  preStateRoot?: Uint8Array
 }
 
 /** Events a chain emits; the indexer and subscriptions listen, nobody polls. */

@@ -3,6 +3,13 @@ import { createAddressFromString, type Address } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import type { Hex } from '../core/hex.js'
 
+const unsignedTxs = new WeakSet<TypedTransaction>()
+
+/** True for a transaction made by {@link createUnsignedTx} (an impersonated sender, or an estimate). */
+export function isUnsignedTx(tx: TypedTransaction): boolean {
+  return unsignedTxs.has(tx)
+}
+
 /**
  * A transaction from an account whose key we do not hold (impersonation, estimation). It carries
  * a placeholder signature (r = the sender, s = 1) so it hashes and serialises like any other,
@@ -16,5 +23,7 @@ export function createUnsignedTx(common: Common, data: TypedTxData, from: Hex): 
   const tx = createTx({ ...data, v, r, s: 1n } as TypedTxData, { common, freeze: false })
   Object.defineProperty(tx, 'getSenderAddress', { value: () => sender })
   Object.defineProperty(tx, 'isSigned', { value: () => true })
-  return Object.freeze(tx) as TypedTransaction
+  const frozen = Object.freeze(tx) as TypedTransaction
+  unsignedTxs.add(frozen)
+  return frozen
 }

@@ -4,7 +4,6 @@
  * coreth's `internal/ethapi`, `core` and `core/txpool`. {@link toRpcError} is the one mapping from
  * any thrown value to the wire error object.
  */
-import { toChecksumAddress } from '@ethereumjs/util'
 import { BaseError, type BaseErrorOptions, DecodeError, InvalidArgumentError } from '../core/errors.js'
 import { bytesToHex, type Hex } from '../core/hex.js'
 
@@ -108,11 +107,6 @@ export class RpcServerError extends RpcError {
   static override readonly code = -32000
 }
 
-/** -32000: a transaction refused by the pool or by the state transition, with geth's message. */
-export class TxRejectedError extends RpcServerError {
-  override name = 'TxRejectedError'
-}
-
 /** Code 3: `execution reverted[: reason]`, `data` being the revert bytes as hex (ethapi `revertError`). */
 export class ExecutionRevertedError extends RpcError {
   override name = 'ExecutionRevertedError'
@@ -149,104 +143,11 @@ function withData(code: number, message: string, data: unknown): RpcErrorObject 
   return data === undefined || data === null ? { code, message } : { code, message, data }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Builders for the messages of the real node. Addresses print as Go's `%v` of common.Address
-// (EIP-55 checksummed); integers print in decimal.
-// ---------------------------------------------------------------------------------------------
+// The node's refusals of a transaction are raised by the evm layer; they are re-exported here
+// for the protocol edge (one class, one set of messages).
+export { TxRejectedError, formatAddress, invalidChainIdError, stateTransitionErrors, txPoolErrors } from '../evm/errors.js'
 
-type Address = string
 type Int = bigint | number
-
-/** Go's `%v` of a `common.Address`: the EIP-55 checksummed hex. */
-export function formatAddress(address: Address): string {
-  return toChecksumAddress(address.toLowerCase())
-}
-
-/**
- * `eth_call` / `eth_estimateGas` refusals from the state transition (coreth `core/state_transition.go`).
- * `eth_call` wraps them with {@link callFailedError}.
- */
-export const stateTransitionErrors = {
-  nonceTooLow: (a: { from: Address; txNonce: Int; stateNonce: Int }) =>
-    new TxRejectedError(`nonce too low: address ${formatAddress(a.from)}, tx: ${a.txNonce} state: ${a.stateNonce}`),
-  nonceTooHigh: (a: { from: Address; txNonce: Int; stateNonce: Int }) =>
-    new TxRejectedError(`nonce too high: address ${formatAddress(a.from)}, tx: ${a.txNonce} state: ${a.stateNonce}`),
-  nonceMax: (a: { from: Address; nonce: Int }) =>
-    new TxRejectedError(`nonce has max value: address ${formatAddress(a.from)}, nonce: ${a.nonce}`),
-  senderNotEOA: (a: { from: Address; codeHash: Hex }) =>
-    new TxRejectedError(`sender not an eoa: address ${formatAddress(a.from)}, codehash: ${a.codeHash.toLowerCase()}`),
-  tipAboveFeeCap: (a: { from: Address; maxPriorityFeePerGas: Int; maxFeePerGas: Int }) =>
-    new TxRejectedError(
-      `max priority fee per gas higher than max fee per gas: address ${formatAddress(a.from)}, maxPriorityFeePerGas: ${a.maxPriorityFeePerGas}, maxFeePerGas: ${a.maxFeePerGas}`,
-    ),
-  feeCapTooLow: (a: { from: Address; maxFeePerGas: Int; baseFee: Int }) =>
-    new TxRejectedError(
-      `max fee per gas less than block base fee: address ${formatAddress(a.from)}, maxFeePerGas: ${a.maxFeePerGas}, baseFee: ${a.baseFee}`,
-    ),
-  insufficientFunds: (a: { from: Address; have: Int; want: Int }) =>
-    new TxRejectedError(`insufficient funds for gas * price + value: address ${formatAddress(a.from)} have ${a.have} want ${a.want}`),
-  insufficientFundsForTransfer: (a: { from: Address }) =>
-    new TxRejectedError(`insufficient funds for transfer: address ${formatAddress(a.from)}`),
-  intrinsicGasTooLow: (a: { have: Int; want: Int }) => new TxRejectedError(`intrinsic gas too low: have ${a.have}, want ${a.want}`),
-  maxInitCodeSizeExceeded: (a: { size: Int; limit: Int }) =>
-    new TxRejectedError(`max initcode size exceeded: code size ${a.size} limit ${a.limit}`),
-  gasLimitReached: () => new TxRejectedError('gas limit reached'),
-} as const
-
-/**
- * `eth_sendRawTransaction` refusals (coreth `core/txpool/validation.go`, `legacypool`, `txpool.go`,
- * `internal/ethapi/api.go`), in the order coreth checks them.
- */
-export const txPoolErrors = {
-  /** A blob (type 3) tx: no coreth subpool takes it. A set-code (type 4) tx fails earlier, in decoding, with the same text. */
-  txTypeNotSupported: () => new TxRejectedError('transaction type not supported'),
-  /** A signature that does not recover, including a wrong chain id: the pool hides the signer's reason. */
-  invalidSender: () => new TxRejectedError('invalid sender'),
-  oversizedData: (a: { size: Int; limit: Int }) => new TxRejectedError(`oversized data: transaction size ${a.size}, limit ${a.limit}`),
-  maxInitCodeSizeExceeded: (a: { size: Int; limit: Int }) =>
-    new TxRejectedError(`max initcode size exceeded: code size ${a.size}, limit ${a.limit}`),
-  exceedsBlockGasLimit: (a: { gas: Int; limit: Int }) =>
-    new TxRejectedError(`exceeds block gas limit: tx gas (${a.gas}) > current max gas (${a.limit})`),
-  feeCapVeryHigh: () => new TxRejectedError('max fee per gas higher than 2^256-1'),
-  tipVeryHigh: () => new TxRejectedError('max priority fee per gas higher than 2^256-1'),
-  tipAboveFeeCap: () => new TxRejectedError('max priority fee per gas higher than max fee per gas'),
-  intrinsicGasTooLow: (a: { from: Address; gas: Int; needed: Int }) =>
-    new TxRejectedError(`intrinsic gas too low: address ${formatAddress(a.from)} tx gas (${a.gas}), minimum needed ${a.needed}`),
-  tipBelowMinimum: (a: { tip: Int; minTip: Int }) =>
-    new TxRejectedError(`transaction underpriced: gas tip cap ${a.tip}, minimum needed ${a.minTip}`),
-  feeCapBelowPoolMinimum: (a: { from: Address; feeCap: Int; minFee: Int }) =>
-    new TxRejectedError(
-      `transaction underpriced: address ${formatAddress(a.from)} have gas fee cap (${a.feeCap}) < pool minimum fee cap (${a.minFee})`,
-    ),
-  nonceTooLow: (a: { next: Int; txNonce: Int }) => new TxRejectedError(`nonce too low: next nonce ${a.next}, tx nonce ${a.txNonce}`),
-  insufficientFunds: (a: { balance: bigint; cost: bigint }) =>
-    new TxRejectedError(
-      `insufficient funds for gas * price + value: balance ${a.balance}, tx cost ${a.cost}, overshot ${a.cost - a.balance}`,
-    ),
-  insufficientFundsQueued: (a: { balance: bigint; queued: bigint; cost: bigint }) =>
-    new TxRejectedError(
-      `insufficient funds for gas * price + value: balance ${a.balance}, queued cost ${a.queued}, tx cost ${a.cost}, overshot ${a.queued + a.cost - a.balance}`,
-    ),
-  insufficientFundsReplacement: (a: { balance: bigint; queued: bigint; bump: bigint }) =>
-    new TxRejectedError(
-      `insufficient funds for gas * price + value: balance ${a.balance}, queued cost ${a.queued}, tx bumped ${a.bump}, overshot ${a.queued + a.bump - a.balance}`,
-    ),
-  alreadyKnown: () => new TxRejectedError('already known'),
-  replacementUnderpriced: () => new TxRejectedError('replacement transaction underpriced'),
-  underpriced: () => new TxRejectedError('transaction underpriced'),
-  poolFull: () => new TxRejectedError('txpool is full'),
-  onlyReplayProtected: () => new TxRejectedError('only replay-protected (EIP-155) transactions allowed over RPC'),
-  /** `gasPrice * gas` above the RPC fee cap (coreth default: 100, printed as ether). */
-  feeAboveCap: (a: { feeWei: bigint; capEther: number }) =>
-    new TxRejectedError(
-      `tx fee (${formatFixed2(Number(a.feeWei) / 1e18)} ether) exceeds the configured cap (${formatFixed2(a.capEther)} ether)`,
-    ),
-} as const
-
-/** The signer's own wording of a chain id mismatch (libevm `core/types/transaction_signing.go`). */
-export function invalidChainIdError(a: { have: Int; want: Int }): TxRejectedError {
-  return new TxRejectedError(`invalid chain id for signer: have ${a.have} want ${a.want}`)
-}
 
 /** `eth_call`'s wrapping of a state transition error: `err: <message> (supplied gas N)`. */
 export function callFailedError(cause: { shortMessage: string } | string, suppliedGas: Int): RpcServerError {
@@ -306,15 +207,4 @@ function unpackRevert(data: Uint8Array): string | undefined {
 
 function word(bytes: Uint8Array, at: number): bigint {
   return BigInt(bytesToHex(bytes.subarray(at, at + 32)))
-}
-
-/** Go's `%.2f`: round half to even on the exact binary value (JS `toFixed` rounds half up). */
-function formatFixed2(x: number): string {
-  const scaled = x * 100
-  if (Number.isFinite(scaled) && Math.abs(scaled) < 2 ** 52 && scaled - Math.trunc(scaled) === 0.5 * Math.sign(scaled)) {
-    const down = Math.trunc(scaled)
-    const n = down % 2 === 0 ? down : down + Math.sign(scaled)
-    return (n / 100).toFixed(2)
-  }
-  return x.toFixed(2)
 }

@@ -3,7 +3,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToNumberBE } from '@noble/curves/utils.js'
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
-import { pbkdf2Sync } from 'node:crypto'
+import { createHmac, pbkdf2Sync } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { shortIdFromPublicKey } from '../../src/core/address.js'
 import { InvalidArgumentError } from '../../src/core/errors.js'
@@ -23,7 +23,7 @@ import { createSeededRandom } from '../../src/core/random.js'
 
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:crypto')>()
-  return { ...actual, pbkdf2Sync: vi.fn(actual.pbkdf2Sync) }
+  return { ...actual, pbkdf2Sync: vi.fn(actual.pbkdf2Sync), createHmac: vi.fn(actual.createHmac) }
 })
 
 function expectThrows(fn: () => unknown, type: new (...args: never[]) => Error, message: string) {
@@ -79,15 +79,21 @@ describe('deriveDevAccounts', () => {
   it('runs PBKDF2 and the hardened derivation once, then one child step per account', () => {
     // Counted rather than timed, so the test cannot flake on a loaded machine.
     vi.mocked(pbkdf2Sync).mockClear()
-    const derive = vi.spyOn(HDKey.prototype, 'derive')
-    const deriveChild = vi.spyOn(HDKey.prototype, 'deriveChild')
+    vi.mocked(createHmac).mockClear()
     deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 20 })
     expect(pbkdf2Sync).toHaveBeenCalledTimes(1)
-    expect(derive).toHaveBeenCalledTimes(1)
-    // HDKey.derive walks the 4 path levels with deriveChild; then one per account.
-    expect(deriveChild).toHaveBeenCalledTimes(4 + 20)
-    derive.mockRestore()
-    deriveChild.mockRestore()
+    // HMAC-SHA512: the master key, the 4 levels of m/44'/60'/0'/0, then one per account.
+    expect(createHmac).toHaveBeenCalledTimes(1 + 4 + 20)
+  })
+
+  it('derives as @scure/bip32 does, hardened or not, with either hardened mark', () => {
+    const master = HDKey.fromMasterSeed(mnemonicToSeedSync(DEFAULT_MNEMONIC))
+    for (const path of ["m/44'/60'/0'/0", "m/44h/60h/1h", 'm/0/1/2', 'm', "M/2147483647'"]) {
+      const [account] = deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 1, path })
+      const expected = master.derive(`${path.replace(/h/g, "'").replace(/^M/, 'm')}/0`)
+      expect(account!.privateKey, path).toBe(bytesToHex(expected.privateKey!))
+      expect(account!.publicKey, path).toBe(bytesToHex(expected.publicKey!))
+    }
   })
 
   it('rejects bad input', () => {
@@ -101,11 +107,9 @@ describe('deriveDevAccounts', () => {
       InvalidArgumentError,
       'account count must be a non-negative integer but got -1',
     )
-    expectThrows(
-      () => deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 1, path: "44'/60'" }),
-      InvalidArgumentError,
-      "invalid derivation path 44'/60'",
-    )
+    for (const path of ["44'/60'", 'm/2147483648', "m/1''", 'm/x', 'm/', 'm/-1']) {
+      expectThrows(() => deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 1, path }), InvalidArgumentError, `invalid derivation path ${path}`)
+    }
     expect(deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 0 })).toEqual([])
   })
 })

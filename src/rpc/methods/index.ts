@@ -1,6 +1,7 @@
 import type { RpcMethod } from '../dispatcher.js'
 import type { EthContext } from '../context.js'
 import { cheatMethods } from './anvil/index.js'
+import { debugMethods } from './debug/index.js'
 import { ethMethods } from './eth/index.js'
 import { netMethods } from './net/index.js'
 import { txpoolMethods } from './txpool/index.js'
@@ -11,5 +12,5 @@ import { web3Methods } from './web3/index.js'
  * socket (eth_subscribe) are added by the WebSocket route.
  */
 export function createEthMethods(): Record<string, RpcMethod<any, any, EthContext>> {
-  return { ...web3Methods, ...netMethods, ...ethMethods, ...txpoolMethods, ...cheatMethods }
+  return { ...web3Methods, ...netMethods, ...ethMethods, ...txpoolMethods, ...debugMethods, ...cheatMethods }
 }

@@ -1,8 +1,10 @@
 /** Cheat codes: written once under their anvil (or evm_) name; other names come from {@link CHEAT_ALIASES}. */
 import { anvil_autoImpersonateAccount } from './anvil_autoImpersonateAccount.js'
 import { anvil_dropTransaction } from './anvil_dropTransaction.js'
+import { anvil_dumpState } from './anvil_dumpState.js'
 import { anvil_getAutomine } from './anvil_getAutomine.js'
 import { anvil_impersonateAccount } from './anvil_impersonateAccount.js'
+import { anvil_loadState } from './anvil_loadState.js'
 import { anvil_mine } from './anvil_mine.js'
 import { anvil_nodeInfo } from './anvil_nodeInfo.js'
 import { anvil_removeBlockTimestampInterval } from './anvil_removeBlockTimestampInterval.js'
@@ -25,8 +27,10 @@ import { evm_snapshot } from './evm_snapshot.js'
 const canonical = {
   anvil_autoImpersonateAccount,
   anvil_dropTransaction,
+  anvil_dumpState,
   anvil_getAutomine,
   anvil_impersonateAccount,
+  anvil_loadState,
   anvil_mine,
   anvil_nodeInfo,
   anvil_removeBlockTimestampInterval,
@@ -70,6 +74,8 @@ export const CHEAT_ALIASES = {
   hardhat_stopImpersonatingAccount: 'anvil_stopImpersonatingAccount',
   hardhat_dropTransaction: 'anvil_dropTransaction',
   hardhat_setCoinbase: 'anvil_setCoinbase',
+  hardhat_dumpState: 'anvil_dumpState',
+  hardhat_loadState: 'anvil_loadState',
 } as const satisfies Record<string, keyof typeof canonical>
 
 export const cheatMethods = {

@@ -1,5 +1,5 @@
 import { defineEthMethod } from '../define.js'
-import { address, blockTag, optional, tuple } from '../../params.js'
+import { address, blockTag, tuple } from '../../params.js'
 import { toQuantity } from '../../../core/hex.js'
 import { toBlockTag } from '../shared.js'
 
@@ -7,7 +7,7 @@ import { toBlockTag } from '../shared.js'
  * Serves `eth_getTransactionCount`. With `pending`, counts the sender's pool transactions too, as geth does.
  */
 export const eth_getTransactionCount = defineEthMethod(
-  tuple(address, optional(blockTag)),
+  tuple(address, blockTag),
   async ([who, tag], ctx) => {
     const ref = toBlockTag(tag)
     const { nonce } = await ctx.chain.getAccountFields(who, ref)

@@ -1,0 +1,276 @@
+#!/usr/bin/env node
+/**
+ * `l1sim start | --help | --version`. {@link runCli} does the work and returns instead of exiting,
+ * so tests run it in-process; the bin entry at the bottom only wires it to the real process.
+ */
+import { request } from 'node:http'
+import { createRequire } from 'node:module'
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { DEFAULT_HOST, DEFAULT_PORT } from './api/server.js'
+import { BaseError, InvalidArgumentError } from './core/errors.js'
+import { DEFAULT_DERIVATION_PATH, DEFAULT_MNEMONIC } from './core/keys.js'
+import type { MiningMode } from './evm/chain.js'
+import { startDevnet, type Devnet, type DevnetOptions } from './index.js'
+import { NETWORK_PRESETS, type NetworkPresetName } from './network/presets.js'
+
+type Output = { write(text: string): unknown }
+
+/** Where signals come from: the process in the bin, an EventEmitter in tests. */
+type SignalSource = {
+  once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown
+  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown
+}
+
+export type CliIO = {
+  stdout?: Output
+  stderr?: Output
+  /** SIGINT and SIGTERM from here close the devnet; none by default. */
+  signals?: SignalSource
+}
+
+export type CliResult = {
+  /** 0 for success, 2 for a usage error (unknown flag, bad value), 1 for a failure to start. */
+  exitCode: number
+  /** The running devnet of `start`; the caller (or a signal) closes it. */
+  devnet?: Devnet
+  /** Resolves once the devnet of `start` is closed, by a signal or by `devnet.close()`. */
+  closed?: Promise<void>
+}
+
+export const USAGE = `Usage: l1sim <command> [options]
+
+Commands:
+  start                 start a network and serve it over HTTP and WebSocket
+
+Options for start:
+  --port <port>         HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host <host>         address to bind (default ${DEFAULT_HOST})
+  --network <name>      local, fuji or mainnet ids and rules (default local)
+  --nodes <n>           simulated nodes, 1 to 100 (default 5)
+  --mnemonic <words>    BIP-39 mnemonic of the dev accounts (default: the Hardhat/anvil one)
+  --accounts <n>        dev accounts to fund (default 20)
+  --balance <tokens>    balance of each dev account in AVAX (default 10000)
+  --block-time <secs>   mine a block every <secs> seconds (default: one block per transaction)
+
+  -h, --help            show this help
+  -v, --version         print the version
+`
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  network: { type: 'string' },
+  nodes: { type: 'string' },
+  mnemonic: { type: 'string' },
+  accounts: { type: 'string' },
+  balance: { type: 'string' },
+  'block-time': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const
+
+/** A bad command line: reported with the usage hint and exit code 2. */
+class UsageError extends BaseError {
+  override name = 'UsageError'
+}
+
+export async function runCli(argv: string[], io: CliIO = {}): Promise<CliResult> {
+  const stdout = io.stdout ?? process.stdout
+  const stderr = io.stderr ?? process.stderr
+  let command: string | undefined
+  let options: DevnetOptions
+  try {
+    const parsed = parseCommandLine(argv)
+    if (parsed.help) {
+      stdout.write(USAGE)
+      return { exitCode: 0 }
+    }
+    if (parsed.version) {
+      stdout.write(`${version()}\n`)
+      return { exitCode: 0 }
+    }
+    command = parsed.command
+    options = parsed.options
+  } catch (error) {
+    return usageFailure(stderr, error)
+  }
+  if (command !== 'start') return usageFailure(stderr, new UsageError(command === undefined ? 'missing command' : `unknown command "${command}"`))
+
+  let devnet: Devnet
+  try {
+    devnet = await startDevnet(options)
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) return usageFailure(stderr, error)
+    const code = (error as { code?: string }).code
+    const message =
+      code === 'EADDRINUSE'
+        ? `port ${options.port} on ${options.host} is already in use`
+        : error instanceof Error
+          ? error.message
+          : String(error)
+    stderr.write(`l1sim: ${message}\n`)
+    return { exitCode: 1 }
+  }
+
+  const closed = watchSignals(devnet, io.signals)
+  stdout.write(banner(devnet, options))
+  try {
+    await answersChainId(devnet)
+  } catch (error) {
+    stderr.write(`l1sim: the server does not answer: ${(error as Error).message}\n`)
+    await devnet.close()
+    return { exitCode: 1 }
+  }
+  stdout.write(`l1sim ready at ${devnet.url}\n`)
+  return { exitCode: 0, devnet, closed }
+}
+
+function parseCommandLine(argv: string[]): { command?: string; options: DevnetOptions; help: boolean; version: boolean } {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const { values, positionals } = parsed
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`)
+  const options: DevnetOptions = {
+    host: values.host ?? DEFAULT_HOST,
+    port: values.port === undefined ? DEFAULT_PORT : integer('--port', values.port, 0, 65535),
+    preset: values.network === undefined ? 'local' : presetName(values.network),
+    nodes: values.nodes === undefined ? undefined : integer('--nodes', values.nodes, 1, 100),
+    mnemonic: values.mnemonic,
+    accounts: values.accounts === undefined ? undefined : integer('--accounts', values.accounts, 0, 10_000),
+    balance: values.balance === undefined ? undefined : tokens('--balance', values.balance),
+    // Block timestamps follow the wall clock in the CLI, as anvil's do.
+    clock: { mode: 'realtime' },
+    mining: values['block-time'] === undefined ? { mode: 'auto' } : blockTime(values['block-time']),
+  }
+  if (options.host === '') throw new UsageError('--host must not be empty')
+  return { command: positionals[0], options, help: values.help === true, version: values.version === true }
+}
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`)
+  return n
+}
+
+function presetName(text: string): NetworkPresetName {
+  if (!Object.hasOwn(NETWORK_PRESETS, text)) throw new UsageError(`--network must be local, fuji or mainnet, got "${text}"`)
+  return text as NetworkPresetName
+}
+
+/** Decimal AVAX (up to 18 decimals) to wei. */
+function tokens(flag: string, text: string): bigint {
+  const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
+  if (!match) throw new UsageError(`${flag} must be an amount of AVAX such as 10000 or 0.5, got "${text}"`)
+  return BigInt(match[1]!) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'))
+}
+
+function blockTime(text: string): MiningMode {
+  const interval = /^\d+$/.test(text) ? Number(text) : Number.NaN
+  if (!Number.isSafeInteger(interval) || interval < 1)
+    throw new UsageError(`--block-time must be a whole number of seconds, 1 or more, got "${text}"`)
+  return { mode: 'interval', interval }
+}
+
+function usageFailure(stderr: Output, error: unknown): CliResult {
+  const message = error instanceof BaseError ? error.shortMessage : String(error)
+  stderr.write(`l1sim: ${message}\nRun "l1sim --help" for usage.\n`)
+  return { exitCode: 2 }
+}
+
+function version(): string {
+  // ../package.json from src/ (tests) and from dist/ (the installed bin) alike.
+  return (createRequire(import.meta.url)('../package.json') as { version: string }).version
+}
+
+function banner(devnet: Devnet, options: DevnetOptions): string {
+  const { network } = devnet
+  const { preset } = network
+  const rule = '=================='
+  const field = (name: string, value: string | number) => `${`${name}:`.padEnd(19)}${value}`
+  const avax = (wei: bigint) => `${wei / 10n ** 18n}${wei % 10n ** 18n === 0n ? '' : `.${(wei % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '')}`}`
+  const balance = options.balance ?? 10_000n * 10n ** 18n
+  const mining = options.mining?.mode === 'interval' ? `a block every ${options.mining.interval} s` : 'automine (a block per transaction)'
+  const lines = [
+    `l1sim ${version()}`,
+    '',
+    'Network',
+    rule,
+    field('Preset', `${network.presetName} (network id ${preset.networkId})`),
+    field('Nodes', network.nodes.length),
+    field('P-Chain', preset.pChainId),
+    field('X-Chain', preset.xChainId),
+    field('C-Chain', `${preset.cChainId} (EVM chain id ${preset.evmChainId})`),
+    field('Mining', mining),
+    '',
+    'Endpoints',
+    rule,
+    field('HTTP', devnet.rpcUrl()),
+    field('WebSocket', devnet.wsUrl()),
+    '',
+    'Available Accounts',
+    rule,
+    ...network.devAccounts.map((a, i) => `(${i}) ${a.address} (${avax(balance)} AVAX)`),
+    '',
+    'Private Keys',
+    rule,
+    ...network.devAccounts.map((a, i) => `(${i}) ${a.privateKey}`),
+    '',
+    'Wallet',
+    rule,
+    field('Mnemonic', options.mnemonic ?? DEFAULT_MNEMONIC),
+    field('Derivation path', `${DEFAULT_DERIVATION_PATH}/`),
+    '',
+  ]
+  return `${lines.join('\n')}\n`
+}
+
+/** One eth_chainId over the bound socket, so "ready" means a client would get an answer. */
+function answersChainId(devnet: Devnet): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(devnet.rpcUrl(), { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume()
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))))
+    })
+    req.on('error', reject)
+    req.end('{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}')
+  })
+}
+
+/** The first SIGINT/SIGTERM closes the devnet; `closed` resolves however it was closed. */
+function watchSignals(devnet: Devnet, signals: SignalSource | undefined): Promise<void> {
+  const close = devnet.close
+  let resolveClosed!: () => void
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve))
+  const onSignal = () => void devnet.close()
+  devnet.close = async () => {
+    signals?.off('SIGINT', onSignal)
+    signals?.off('SIGTERM', onSignal)
+    await close()
+    resolveClosed()
+  }
+  signals?.once('SIGINT', onSignal)
+  signals?.once('SIGTERM', onSignal)
+  return closed
+}
+
+/** True when this module is the program node started (the bin), not an import. */
+function isMain(): boolean {
+  const entry = process.argv[1]
+  if (entry === undefined) return false
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+}
+
+if (isMain()) {
+  const result = await runCli(process.argv.slice(2), { signals: process })
+  process.exitCode = result.exitCode
+}
