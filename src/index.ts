@@ -63,10 +63,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     server,
     close: () =>
       (closing ??= (async () => {
-        // await server.close()
+        await server.close()
         await network.close()
         // Closed handles are released in the loop's close phase; two turns, and none is left.
         for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve))
       })()),
   }
 }
+export { createEIP1193Provider, ProviderRPCError, type EIP1193Provider } from './rpc/provider.js'
