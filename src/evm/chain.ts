@@ -1,5 +1,4 @@
 import { createBlock, type Block } from '@ethereumjs/block'
-import { createBlockchain, type Blockchain } from '@ethereumjs/blockchain'
 import type { Common } from '@ethereumjs/common'
 import { CacheType, Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { type TypedTransaction } from '@ethereumjs/tx'
@@ -17,6 +16,7 @@ import { type FeeConfig, calcNextBaseFee, encodeFeeWindow } from './fees.js'
 import { Miner } from './miner.js'
 import { TxPool, type PoolTx } from './pool.js'
 import { ChainStore } from './store.js'
+import { StoreBlockchain } from './storeBlockchain.js'
 import type { BlockTag, ChainEvents, StoredBlock } from './types.js'
 
 /** Fees are not burned on Avalanche EVM chains: the whole fee goes to this coinbase. */
@@ -82,12 +82,12 @@ export class EvmChain {
   readonly clock: Clock
   readonly feeConfig: FeeConfig
   readonly events = new TypedEmitter<ChainEvents>()
-  readonly store = new ChainStore()
+  readonly store: ChainStore
   readonly pool = new TxPool()
   readonly lock: Mutex = createMutex()
   readonly miner: Miner = new Miner(this)
   readonly vm: VM
-  readonly blockchain: Blockchain
+  readonly blockchain: StoreBlockchain
   readonly stateManager: MerkleStateManager
   coinbase: Hex
   mining: MiningMode
@@ -102,10 +102,12 @@ export class EvmChain {
     options: EvmChainOptions
     common: Common
     vm: VM
-    blockchain: Blockchain
+    blockchain: StoreBlockchain
     stateManager: MerkleStateManager
+    store: ChainStore
     genesis: Block
   }) {
+    this.store = init.store
     const { options } = init
     this.alias = options.alias
     this.chainId = options.chainId
@@ -153,14 +155,10 @@ export class EvmChain {
       },
       { common, setHardfork: true, skipConsensusFormatValidation: true },
     )
-    const blockchain = await createBlockchain({
-      common,
-      genesisBlock: genesis,
-      validateBlocks: false,
-      validateConsensus: false,
-    })
+    const store = new ChainStore()
+    const blockchain = new StoreBlockchain(store)
     const vm = await createVM({ common, stateManager, blockchain, setHardfork: true })
-    return new EvmChain({ options, common, vm, blockchain, stateManager, genesis })
+    return new EvmChain({ options, common, vm, blockchain, stateManager, store, genesis })
   }
 
   get head(): StoredBlock {
@@ -272,7 +270,6 @@ export class EvmChain {
   revert(snapshot: ChainSnapshot): Promise<void> {
     return this.lock.run(async () => {
       const dropped = this.store.truncate(snapshot.height)
-      if (dropped.length > 0) await this.blockchain.delBlock(dropped[0]!.block.hash())
       await this.stateManager.setStateRoot(snapshot.stateRoot)
       this.pool.restore(snapshot.pool)
       this.timing = { ...snapshot.timing }

@@ -23,9 +23,8 @@ class ChainCommon extends Common {
   }
 
   /**
-   * Paris switches ethereumjs to proof-of-stake header rules (difficulty 0, ≤32 bytes of extra
-   * data). Avalanche headers keep difficulty 1 and an 80-byte fee window, so the chain's own
-   * consensus setting holds at every fork.
+   * Paris switches ethereumjs to proof-of-stake header rules; the chain's own consensus setting
+   * (see {@link createEvmCommon}) holds at every fork instead.
    */
   override consensusType(): string {
     return this._chainParams.consensus.type
@@ -73,9 +72,10 @@ export function createEvmCommon(options: CreateEvmCommonOptions): Common {
     name: options.name,
     chainId: Number(options.chainId),
     defaultHardfork: 'cancun',
-    // Not 'pos': ethereumjs then demands difficulty 0 and ≤32 bytes of extra data, while
-    // Avalanche headers carry difficulty 1 and an 80-byte fee window. Nothing is mined by work.
-    consensus: { type: 'pow', algorithm: 'ethash', ethash: {} },
+    // Neither 'pos' (ethereumjs then demands difficulty 0 and ≤32 bytes of extra data, while
+    // Avalanche headers carry difficulty 1 and an 80-byte fee window) nor 'pow' (ethereumjs would
+    // pay a block reward; Avalanche mints nothing per block). Snowman finality has no header rules.
+    consensus: { type: 'snowman', algorithm: 'snowman' },
     genesis: { gasLimit: 0, difficulty: 1, nonce: '0x0000000000000000', extraData: '0x' },
     hardforks: [
       ...BLOCK_ZERO_FORKS.map((name) => ({ name, block: 0 })),
@@ -87,9 +87,8 @@ export function createEvmCommon(options: CreateEvmCommonOptions): Common {
   const common = new ChainCommon({ chain, hardfork: 'cancun', customCrypto: options.customCrypto ?? {} })
   common.paramOverrides = {
     3529: { maxRefundQuotient: Number.MAX_SAFE_INTEGER },
-    // Before London the refund quotient lives under the base (chainstart) table; the fee window
-    // (80 bytes) plus predicate results must fit the extra data.
-    1: { maxRefundQuotient: Number.MAX_SAFE_INTEGER, maxExtraDataSize: 1024 },
+    // Before London the refund quotient lives under the base (chainstart) table.
+    1: { maxRefundQuotient: Number.MAX_SAFE_INTEGER },
   }
   // Every library's table up front, so each copy starts with a complete parameter cache.
   for (const params of [paramsTx, paramsBlock, paramsEVM, paramsVM]) common.updateParams(params)

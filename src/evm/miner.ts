@@ -137,7 +137,6 @@ export class Miner {
     })
 
     const stored: StoredBlock = { block, hash, number: block.header.number, txs, preStateRoot }
-    await chain.blockchain.putBlock(block)
     chain.store.append(stored)
     for (const { entry } of included) chain.pool.remove(entry.hash)
     if (timestamp > BigInt(chain.clock.now())) chain.clock.setTime(Number(timestamp))

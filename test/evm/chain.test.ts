@@ -90,6 +90,18 @@ describe('EvmChain', () => {
     expect([...chain.store.range(1n, 5n)].map((b) => Number(b.block.header.timestamp) - start)).toEqual([2, 4, 6, 8, 10])
   })
 
+  it('the whole fee goes to the blackhole coinbase and nothing is minted per block', async () => {
+    const network = await createNetwork()
+    const chain = network.cChain
+    const coinbase = '0x0100000000000000000000000000000000000000'
+    await send(network, 0)
+    const [mined] = chain.head.txs
+    const fee = mined!.receipt.gasUsed * mined!.receipt.effectiveGasPrice
+    expect((await chain.getAccountFields(coinbase, 'latest')).balance).toBe(fee)
+    await chain.miner.mine()
+    expect((await chain.getAccountFields(coinbase, 'latest')).balance).toBe(fee)
+  })
+
   it('block timestamps strictly increase even when the clock stands still', async () => {
     const network = await createNetwork()
     await send(network, 0)

@@ -83,13 +83,16 @@ describe('state dump and load', () => {
     expect(json.accounts).toBe(25) // 20 dev accounts, the token, two cheat-code accounts, 0x…ee and the fee coinbase
 
     const target = await open()
+    await target.ok('evm_mine')
     const before = await target.chain.stateManager.getStateRoot()
     expect(await target.ok('anvil_loadState', [dumped])).toBe(true)
     expect(await target.chain.stateManager.getStateRoot()).toEqual(await source.chain.stateManager.getStateRoot())
     expect(await target.chain.stateManager.getStateRoot()).not.toEqual(before)
     expect(await readAccounts(target, accounts, SLOTS)).toEqual(await readAccounts(source, accounts, SLOTS))
-    // Only the state moved: the target keeps its own (empty) chain.
-    expect(await target.ok('eth_blockNumber')).toBe('0x0')
+    // Only the state moved: the target keeps its own (empty) chain and its history.
+    expect(await target.ok('eth_blockNumber')).toBe('0x1')
+    expect(await target.ok('eth_getCode', [CODE_ONLY, '0x0'])).toBe('0x')
+    expect(await target.ok('eth_getCode', [CODE_ONLY, 'latest'])).toBe('0x6001600055')
 
     // The loaded contract runs, and the chain goes on from the loaded state.
     const balanceOf = (who: Hex) => ({ to: token, data: encodeFunctionData({ abi, functionName: 'balanceOf', args: [who] }) })
