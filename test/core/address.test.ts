@@ -5,17 +5,8 @@ import { formatAddress, hrpForNetworkId, parseAddress, shortIdFromPublicKey } fr
 import { cb58Encode } from '../../src/core/cb58.js'
 import { DecodeError, InvalidArgumentError } from '../../src/core/errors.js'
 import { bytesToHex, hexToBytes } from '../../src/core/hex.js'
+import { expectThrows } from '../helpers/expectThrows.js'
 
-function expectThrows(fn: () => unknown, type: new (...args: never[]) => Error, message: string) {
-  let thrown: unknown
-  try {
-    fn()
-  } catch (error) {
-    thrown = error
-  }
-  expect(thrown).toBeInstanceOf(type)
-  expect((thrown as Error).message).toBe(message)
-}
 
 // The ewoq key funded in avalanchego's local genesis (genesis/genesis_local.go).
 const EWOQ_PRIVATE_KEY = hexToBytes('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027')

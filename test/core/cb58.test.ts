@@ -4,17 +4,9 @@ import bs58 from 'bs58'
 import { describe, expect, it } from 'vitest'
 import { cb58Decode, cb58Encode } from '../../src/core/cb58.js'
 import { DecodeError } from '../../src/core/errors.js'
+import { expectThrows } from '../helpers/expectThrows.js'
 
-function expectDecodeError(fn: () => unknown, message: string) {
-  let thrown: unknown
-  try {
-    fn()
-  } catch (error) {
-    thrown = error
-  }
-  expect(thrown).toBeInstanceOf(DecodeError)
-  expect((thrown as Error).message).toBe(message)
-}
+const expectDecodeError = (fn: () => unknown, message: string) => expectThrows(fn, DecodeError, message)
 
 // Vectors from avalanchego utils/cb58/cb58_test.go.
 const id32 = Uint8Array.from({ length: 32 }, (_, i) => i + 1)

@@ -10,17 +10,8 @@ import {
   parseNodeIdJson,
   vmIdFromName,
 } from '../../src/core/ids.js'
+import { expectThrows } from '../helpers/expectThrows.js'
 
-function expectThrows(fn: () => unknown, type: new (...args: never[]) => Error, message: string) {
-  let thrown: unknown
-  try {
-    fn()
-  } catch (error) {
-    thrown = error
-  }
-  expect(thrown).toBeInstanceOf(type)
-  expect((thrown as Error).message).toBe(message)
-}
 
 describe('ids', () => {
   it('EMPTY_ID is 32 zero bytes: the primary network subnet id and the P-chain id', () => {

@@ -20,22 +20,13 @@ import {
   verifyProofOfPossession,
 } from '../../src/core/keys.js'
 import { createSeededRandom } from '../../src/core/random.js'
+import { expectThrows } from '../helpers/expectThrows.js'
 
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:crypto')>()
   return { ...actual, pbkdf2Sync: vi.fn(actual.pbkdf2Sync), createHmac: vi.fn(actual.createHmac) }
 })
 
-function expectThrows(fn: () => unknown, type: new (...args: never[]) => Error, message: string) {
-  let thrown: unknown
-  try {
-    fn()
-  } catch (error) {
-    thrown = error
-  }
-  expect(thrown).toBeInstanceOf(type)
-  expect((thrown as Error).message).toBe(message)
-}
 
 const { longSignatures } = bls12_381
 /** noble's own verify; a signature that does not even decode to a G2 point counts as not verifying. */
