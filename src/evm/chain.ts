@@ -9,10 +9,10 @@ import { InvalidArgumentError } from '../core/errors.js'
 import { TypedEmitter } from '../core/events.js'
 import type { Hex } from '../core/hex.js'
 import { createMutex, type Mutex } from '../core/mutex.js'
-import { createEvmCommon, type ChainUpgrades } from './common.js'
+import { createEvmCommon, forkActiveAt, type ChainUpgrades } from './common.js'
 import { createCustomCrypto } from './crypto.js'
 import { UnknownBlockError } from './errors.js'
-import { type FeeConfig, calcNextBaseFee, encodeFeeWindow } from './fees.js'
+import type { FeeRules, NextBlockFees, ParentHeaderInfo } from './feeRules.js'
 import { Miner } from './miner.js'
 import { TxPool, type PoolTx } from './pool.js'
 import { ChainStore } from './store.js'
@@ -40,12 +40,15 @@ export type EvmChainOptions = {
   alias: string
   chainId: bigint
   clock: Clock
-  feeConfig: FeeConfig
+  feeRules: FeeRules
   upgrades: ChainUpgrades
   genesis: {
     timestamp: bigint
     alloc: Record<Hex, GenesisAccount>
+    gasLimit: bigint
+    baseFeePerGas: bigint
     coinbase?: Hex
+    extraData?: Hex
   }
   mining?: MiningMode
   /** Coinbase of built blocks; the blackhole address unless fee recipients are allowed. */
@@ -80,7 +83,7 @@ export class EvmChain {
   readonly chainId: bigint
   readonly common: Common
   readonly clock: Clock
-  readonly feeConfig: FeeConfig
+  readonly feeRules: FeeRules
   readonly events = new TypedEmitter<ChainEvents>()
   readonly store: ChainStore
   readonly pool = new TxPool()
@@ -113,7 +116,7 @@ export class EvmChain {
     this.chainId = options.chainId
     this.common = init.common
     this.clock = options.clock
-    this.feeConfig = options.feeConfig
+    this.feeRules = options.feeRules
     this.vm = init.vm
     this.blockchain = init.blockchain
     this.stateManager = init.stateManager
@@ -143,15 +146,15 @@ export class EvmChain {
         header: {
           number: 0n,
           timestamp: options.genesis.timestamp,
-          gasLimit: options.feeConfig.gasLimit,
-          baseFeePerGas: options.feeConfig.minBaseFee,
+          gasLimit: options.genesis.gasLimit,
+          baseFeePerGas: options.genesis.baseFeePerGas,
           coinbase: options.genesis.coinbase ?? '0x0000000000000000000000000000000000000000',
           stateRoot,
           difficulty: 1n,
-          extraData: '0x',
+          extraData: options.genesis.extraData ?? '0x',
           ...cancunHeaderFields(common, options.genesis.timestamp),
         },
-        withdrawals: common.gteHardfork('shanghai') ? [] : undefined,
+        withdrawals: forkActiveAt(common, 'shanghai', options.genesis.timestamp) ? [] : undefined,
       },
       { common, setHardfork: true, skipConsensusFormatValidation: true },
     )
@@ -223,33 +226,45 @@ export class EvmChain {
 
   /** Base fee the next block will have if built now. */
   nextBaseFee(): bigint {
-    return calcNextBaseFee(this.feeConfig, this.parentFeeInfo(), this.nextBlockTimestamp()).baseFee
+    return this.nextFees(this.nextBlockTimestamp()).baseFee
   }
 
-  /** The timestamp the next block gets: cheat overrides, else max(clock, parent + 1). */
+  /** Gas limit of the next block. */
+  nextGasLimit(): bigint {
+    return this.nextFees(this.nextBlockTimestamp()).gasLimit
+  }
+
+  /**
+   * The timestamp the next block gets: a cheat code's exact time or interval, else the clock,
+   * but at least the chain's minimum delay after the parent (1 s; Granite's 2 s on the C-chain).
+   */
   nextBlockTimestamp(): bigint {
     const parent = this.store.head.block.header.timestamp
     if (this.timing.nextTimestamp !== undefined) return this.timing.nextTimestamp
     if (this.timing.interval !== undefined) return parent + this.timing.interval
     const now = BigInt(this.clock.now())
-    return now > parent ? now : parent + 1n
+    const earliest = parent + this.feeRules.minBlockDelay
+    return now > earliest ? now : earliest
   }
 
-  private parentFeeInfo() {
+  parentHeaderInfo(): ParentHeaderInfo {
     const h = this.store.head.block.header
-    return { number: h.number, timestamp: h.timestamp, gasUsed: h.gasUsed, baseFeePerGas: h.baseFeePerGas ?? this.feeConfig.minBaseFee, extraData: h.extraData }
+    return { number: h.number, timestamp: h.timestamp, gasUsed: h.gasUsed, gasLimit: h.gasLimit, baseFeePerGas: h.baseFeePerGas ?? 0n, extraData: h.extraData }
   }
 
-  /** Header fields of the next block (for building, and for pending-state context). */
-  nextHeaderData(timestamp: bigint) {
-    const { baseFee, window } = calcNextBaseFee(this.feeConfig, this.parentFeeInfo(), timestamp)
+  /** Fees, gas limit and available gas of a next block at `timestamp`. */
+  nextFees(timestamp: bigint): NextBlockFees {
+    return this.feeRules.next(this.parentHeaderInfo(), timestamp)
+  }
+
+  /** Header fields of the next block, except the extra data, which depends on its gas use. */
+  nextHeaderData(timestamp: bigint, fees: NextBlockFees) {
     return {
       timestamp,
-      gasLimit: this.feeConfig.gasLimit,
-      baseFeePerGas: baseFee,
+      gasLimit: fees.gasLimit,
+      baseFeePerGas: fees.baseFee,
       coinbase: this.coinbase,
       difficulty: 1n,
-      extraData: bytesToHex(encodeFeeWindow(window)),
       ...cancunHeaderFields(this.common, timestamp),
     }
   }
@@ -297,8 +312,7 @@ export async function createEvmChain(options: EvmChainOptions): Promise<EvmChain
 
 /** Cancun header fields: no blobs on Avalanche, and a zero parent beacon root (Etna). */
 function cancunHeaderFields(common: Common, timestamp: bigint) {
-  const cancun = common.hardforkTimestamp('cancun')
-  if (cancun === null || timestamp < cancun) return {}
+  if (!forkActiveAt(common, 'cancun', timestamp)) return {}
   return { blobGasUsed: 0n, excessBlobGas: 0n, parentBeaconBlockRoot: new Uint8Array(32) }
 }
 

@@ -94,3 +94,9 @@ export function createEvmCommon(options: CreateEvmCommonOptions): Common {
   for (const params of [paramsTx, paramsBlock, paramsEVM, paramsVM]) common.updateParams(params)
   return common
 }
+
+/** Whether a timestamp-scheduled fork (shanghai, cancun) is active for a block at `timestamp`. */
+export function forkActiveAt(common: Common, fork: 'shanghai' | 'cancun', timestamp: bigint): boolean {
+  const at = common.hardforkTimestamp(fork)
+  return at !== null && timestamp >= at
+}

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../core/errors.js'
+import type { FeeRules } from './feeRules.js'
 
 /** The fee parameters of an Avalanche EVM chain (subnet-EVM `commontype.FeeConfig`). */
 export type FeeConfig = {
@@ -113,4 +114,22 @@ export function calcNextBaseFee(
   }
   if (baseFee < config.minBaseFee) baseFee = config.minBaseFee
   return { baseFee, window: shifted }
+}
+
+/**
+ * Subnet-EVM's fee rules over {@link calcNextBaseFee}: the header carries the window, every block
+ * may use the configured gas limit.
+ */
+export function createWindowFeeRules(config: FeeConfig): FeeRules {
+  return {
+    name: 'window',
+    minBlockDelay: 1n,
+    headerExtras: {},
+    next(parent, timestamp) {
+      const { baseFee, window } = calcNextBaseFee(config, parent, timestamp)
+      const extra = encodeFeeWindow(window)
+      return { baseFee, gasLimit: config.gasLimit, gasAvailable: config.gasLimit, extraData: () => extra }
+    },
+    timestampForGas: (_parent, from) => from,
+  }
 }

@@ -2,6 +2,7 @@ import { createAddressFromString, bytesToHex } from '@ethereumjs/util'
 import { buildBlock, type RunTxResult } from '@ethereumjs/vm'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
+import { forkActiveAt } from './common.js'
 import { stateTransitionErrors, type TxRejectedError } from './errors.js'
 import { txFees, type PoolTx } from './pool.js'
 import type { LogEntry, MinedTx, Receipt, StoredBlock } from './types.js'
@@ -49,16 +50,22 @@ export class Miner {
   async mineLocked(options: MineOptions = {}): Promise<StoredBlock> {
     const chain = this.#chain
     const parent = chain.head
-    const timestamp = options.timestamp ?? chain.nextBlockTimestamp()
+    const pinned = options.timestamp ?? chain.timing.nextTimestamp
+    let timestamp = pinned ?? chain.nextBlockTimestamp()
     chain.timing.nextTimestamp = undefined
-    const headerData = chain.nextHeaderData(timestamp)
-    const baseFee = headerData.baseFeePerGas
 
     const nonces = new Map<Hex, bigint>()
     for (const entry of chain.pool.all()) {
       if (!nonces.has(entry.from)) nonces.set(entry.from, await chain.liveNonce(entry.from))
     }
-    const candidates = chain.pool.executable((from) => nonces.get(from) ?? 0n, baseFee)
+    const candidates = chain.pool.executable((from) => nonces.get(from) ?? 0n, chain.nextFees(timestamp).baseFee)
+    // ACP-176 blocks may only use the capacity refilled since the parent: when the first
+    // transaction does not fit yet, the block is built later, as a node's builder waits.
+    if (pinned === undefined && candidates[0])
+      timestamp = chain.feeRules.timestampForGas(chain.parentHeaderInfo(), timestamp, candidates[0].tx.gasLimit)
+    const fees = chain.nextFees(timestamp)
+    const headerData = chain.nextHeaderData(timestamp, fees)
+    const baseFee = fees.baseFee
 
     // Flushes cheat-code edits into the trie before the builder's checkpoint, so the new block's
     // state root includes them; kept on the block so replays start from the same state.
@@ -66,7 +73,7 @@ export class Miner {
     const builder = await buildBlock(chain.vm, {
       parentBlock: parent.block,
       headerData,
-      withdrawals: chain.common.gteHardfork('shanghai') ? [] : undefined,
+      withdrawals: forkActiveAt(chain.common, 'shanghai', timestamp) ? [] : undefined,
       blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, setHardfork: true },
     })
     const coinbase = createAddressFromString(chain.coinbase)
@@ -74,7 +81,7 @@ export class Miner {
     const skippedSenders = new Set<Hex>()
     for (const entry of candidates) {
       if (skippedSenders.has(entry.from)) continue
-      if (builder.gasUsed + entry.tx.gasLimit > headerData.gasLimit) {
+      if (builder.gasUsed + entry.tx.gasLimit > fees.gasAvailable) {
         skippedSenders.add(entry.from)
         continue
       }
@@ -104,6 +111,9 @@ export class Miner {
         skippedSenders.add(entry.from)
       }
     }
+    // The extra data (the fee state after this block) depends on the gas used. BlockBuilder takes
+    // header fields when it is created; this is the one field known only now.
+    ;(builder as unknown as { headerData: { extraData: Uint8Array } }).headerData.extraData = fees.extraData(builder.gasUsed)
     const { block } = await builder.build()
     const hash = bytesToHex(block.hash()) as Hex
     const receipts = builder.transactionReceipts

@@ -5,8 +5,8 @@ import type { Hex } from '../core/hex.js'
 import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccount, type NodeIdentity } from '../core/keys.js'
 import { createSeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
-import { C_CHAIN_FEE_CONFIG } from '../evm/fees.js'
-import { NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
+import { createAcp176FeeRules } from '../evm/acp176.js'
+import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 
 export type NetworkOptions = {
   /** `local` (default, network id 12345), `fuji` (5) or `mainnet` (1): ids, HRP and chain ids. */
@@ -91,10 +91,18 @@ export class Network {
       alias: 'C',
       chainId: BigInt(preset.evmChainId),
       clock,
-      feeConfig: C_CHAIN_FEE_CONFIG,
+      feeRules: createAcp176FeeRules(),
       upgrades: { shanghaiTime: preset.upgrades.durangoTime, cancunTime: preset.upgrades.etnaTime },
+      // Dated as the local C-chain genesis (avalanchego genesis_local, 2020-12-05), so the first
+      // block, years later, starts with full ACP-176 capacity. Its gas limit and base fee are
+      // ACP-176's (10M, 1 wei) rather than the real genesis' 100M and 225 gwei: the pool checks gas
+      // against the head's limit and calls price against the head's base fee, and a fresh chain
+      // would otherwise take transactions no block can hold and refuse the fees eth_gasPrice suggests.
       genesis: {
-        timestamp: BigInt(clock.now()),
+        timestamp: BigInt(Math.min(INITIALLY_ACTIVE_TIME, clock.now())),
+        gasLimit: 10_000_000n,
+        baseFeePerGas: 1n,
+        extraData: '0x00',
         alloc: Object.fromEntries(devAccounts.map((a) => [a.address.toLowerCase(), { balance }])),
       },
       mining: options.mining,

@@ -16,7 +16,7 @@ const ZERO_HASH = `0x${'0'.repeat(64)}`
  */
 export function formatBlock(chain: EvmChain, stored: StoredBlock, fullTransactions: boolean): Record<string, unknown> {
   return sortKeys({
-    ...headerFields(stored),
+    ...headerFields(chain, stored),
     blockExtraData: '0x',
     size: toQuantity(stored.block.serialize().length),
     totalDifficulty: toQuantity(stored.number),
@@ -26,8 +26,8 @@ export function formatBlock(chain: EvmChain, stored: StoredBlock, fullTransactio
 }
 
 /** Header JSON (newHeads notifications): the block's keys without the body fields. */
-export function formatHeader(stored: StoredBlock): Record<string, unknown> {
-  return sortKeys({ ...headerFields(stored), totalDifficulty: toQuantity(stored.number) })
+export function formatHeader(chain: EvmChain, stored: StoredBlock): Record<string, unknown> {
+  return sortKeys({ ...headerFields(chain, stored), totalDifficulty: toQuantity(stored.number) })
 }
 
 /** Go writes a map's keys sorted; coreth marshals blocks, headers and receipts as maps. */
@@ -35,10 +35,13 @@ function sortKeys(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
-function headerFields(stored: StoredBlock): Record<string, unknown> {
+function headerFields(chain: EvmChain, stored: StoredBlock): Record<string, unknown> {
   const h = stored.block.header
   const cancun = h.parentBeaconBlockRoot !== undefined
+  // Rule-specific header fields (Granite's minDelayExcess) exist from the first block on.
+  const extras = h.number === 0n ? {} : Object.fromEntries(Object.entries(chain.feeRules.headerExtras).map(([k, v]) => [k, toQuantity(v)]))
   return {
+    ...extras,
     ...(h.baseFeePerGas !== undefined ? { baseFeePerGas: toQuantity(h.baseFeePerGas) } : {}),
     ...(cancun
       ? {

@@ -278,7 +278,7 @@ const name = createParser('string', (raw) => raw as string)
 const KINDS: Record<string, Kind> = {
   newHeads: {
     params: tuple(name),
-    start: (chain) => (notify) => chain.events.on('block', (stored) => notify(formatHeader(stored))),
+    start: (chain) => (notify) => chain.events.on('block', (stored) => notify(formatHeader(chain, stored))),
   },
   logs: {
     params: tuple(name, logFilter),

@@ -4,7 +4,9 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { createNetwork } from '../../src/network/network.js'
 import { setBalance, setCode } from '../../src/evm/cheats.js'
 import { decodeRawTransaction, submitTransaction } from '../../src/evm/send.js'
-import { C_CHAIN_FEE_CONFIG, calcNextBaseFee, decodeFeeWindow, encodeFeeWindow } from '../../src/evm/fees.js'
+import { C_CHAIN_FEE_CONFIG, DEFAULT_FEE_CONFIG, calcNextBaseFee, createWindowFeeRules, decodeFeeWindow, encodeFeeWindow } from '../../src/evm/fees.js'
+import { createEvmChain } from '../../src/evm/chain.js'
+import { createClock } from '../../src/core/clock.js'
 import type { Hex } from '../../src/core/hex.js'
 
 const alice = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 0 })
@@ -102,11 +104,29 @@ describe('EvmChain', () => {
     expect((await chain.getAccountFields(coinbase, 'latest')).balance).toBe(fee)
   })
 
-  it('block timestamps strictly increase even when the clock stands still', async () => {
+  it("block timestamps keep the chain's minimum delay even when the clock stands still (Granite: 2 s)", async () => {
     const network = await createNetwork()
     await send(network, 0)
     await send(network, 1)
     const [a, b] = [network.cChain.store.byNumber(1n)!, network.cChain.store.byNumber(2n)!]
-    expect(b.block.header.timestamp).toBe(a.block.header.timestamp + 1n)
+    expect(b.block.header.timestamp).toBe(a.block.header.timestamp + 2n)
+  })
+
+  it('a chain with subnet-EVM fees refuses a fee cap below the next base fee', async () => {
+    const clock = createClock()
+    const chain = await createEvmChain({
+      alias: 'L1',
+      chainId: 43112n,
+      clock,
+      feeRules: createWindowFeeRules(DEFAULT_FEE_CONFIG),
+      upgrades: { shanghaiTime: 0, cancunTime: 0 },
+      genesis: { timestamp: BigInt(clock.now()), gasLimit: DEFAULT_FEE_CONFIG.gasLimit, baseFeePerGas: DEFAULT_FEE_CONFIG.minBaseFee, alloc: { [alice.address.toLowerCase()]: { balance: 10n ** 20n } } },
+    })
+    const raw = await alice.signTransaction({ chainId: 43112, type: 'eip1559', nonce: 0, to: carol, value: 1n, gas: 21000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })
+    const { tx, from, hash } = decodeRawTransaction(chain, hexToBytes(raw))
+    await expect(submitTransaction(chain, chain.miner, tx, from, hash)).rejects.toThrow(
+      `max fee per gas less than block base fee: address ${alice.address}, maxFeePerGas: 2, baseFee: 25000000000`,
+    )
+    expect(chain.pool.size).toBe(0)
   })
 })

@@ -224,7 +224,7 @@ describe('eth_sendRawTransaction refusals (coreth pool wording, -32000)', () => 
 
   it('wrong chain id after the checks coreth makes before recovering the sender', async () => {
     const { refused, sign } = await setup()
-    await refused(rawCall(await sign({ chainId: 1, gas: 16_000_000n })), error(-32000, 'exceeds block gas limit: tx gas (16000000) > current max gas (15000000)'))
+    await refused(rawCall(await sign({ chainId: 1, gas: 16_000_000n })), error(-32000, 'exceeds block gas limit: tx gas (16000000) > current max gas (10000000)'))
   })
 
   it('blob transaction (type 3): transaction type not supported', async () => {
@@ -254,7 +254,7 @@ describe('eth_sendRawTransaction refusals (coreth pool wording, -32000)', () => 
     // viem and ethereumjs refuse to build this one; coreth decodes it and its pool refuses it.
     const tipAboveCap = await signRaw1559(dev0Key, { chainId: BigInt(CHAIN_ID), nonce: 0n, tip: 6n, feeCap: 5n, gas: 21_000n, to: TO, value: 1n })
     await refused(rawCall(tipAboveCap), error(-32000, 'max priority fee per gas higher than max fee per gas'))
-    await refused(rawCall(await sign({ gas: 15_000_001n })), error(-32000, 'exceeds block gas limit: tx gas (15000001) > current max gas (15000000)'))
+    await refused(rawCall(await sign({ gas: 10_000_001n })), error(-32000, 'exceeds block gas limit: tx gas (10000001) > current max gas (10000000)'))
     await refused(
       rawCall(await sign({ gas: 1_000_000n, maxFeePerGas: 200_000_000_000_000n })),
       error(-32000, 'tx fee (200.00 ether) exceeds the configured cap (100.00 ether)'),
@@ -263,12 +263,9 @@ describe('eth_sendRawTransaction refusals (coreth pool wording, -32000)', () => 
     await refused(rawCall(big), error(-32000, `oversized data: transaction size ${(big.length - 2) / 2}, limit 131072`))
     const unprotected = await privateKeyToAccount(`0x${'11'.repeat(32)}`).signTransaction({ type: 'legacy', nonce: 0, to: TO, gas: 21_000n, gasPrice: FEE_CAP } as never)
     await refused(rawCall(unprotected), error(-32000, 'only replay-protected (EIP-155) transactions allowed over RPC'))
-    // The fee cap below the next block's base fee: coreth's pool would hold it; automine cannot mine it.
-    const baseFee = chain.nextBaseFee()
-    await refused(
-      rawCall(await sign({ maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })),
-      error(-32000, `max fee per gas less than block base fee: address ${toChecksumAddress(sender)}, maxFeePerGas: 2, baseFee: ${baseFee}`),
-    )
+    // A fee cap below the next base fee cannot occur here: ACP-176's base fee on an idle C-chain is
+    // its 1 wei minimum, the least a fee cap can be after the 1 wei minimum tip. test/evm/chain.test.ts
+    // covers that refusal on a chain with subnet-EVM fees.
   })
 })
 
@@ -297,18 +294,13 @@ describe('eth_sendTransaction admission', () => {
 })
 
 describe('eth_call and eth_estimateGas refusals (state transition wording)', () => {
-  it('eth_call: insufficient funds and fee cap below base fee are wrapped with the supplied gas', async () => {
-    const { refused, chain } = await setup()
-    const baseFee = chain.head.block.header.baseFeePerGas!
+  it('eth_call: insufficient funds and intrinsic gas are wrapped with the supplied gas', async () => {
+    const { refused } = await setup()
     const pauper: Hex = '0x00000000000000000000000000000000000000aa'
     const body = (tx: object) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: pauper, to: TO, ...tx }, 'latest'] })
     await refused(
       body({ value: '0x1' }),
       error(-32000, `err: insufficient funds for gas * price + value: address ${toChecksumAddress(pauper)} have 0 want 1 (supplied gas 50000000)`),
-    )
-    await refused(
-      body({ gas: '0x5208', maxFeePerGas: '0x2' }),
-      error(-32000, `err: max fee per gas less than block base fee: address ${toChecksumAddress(pauper)}, maxFeePerGas: 2, baseFee: ${baseFee} (supplied gas 21000)`),
     )
     await refused(body({ gas: '0x4e20' }), error(-32000, 'err: intrinsic gas too low: have 20000, want 21000 (supplied gas 20000)'))
   })

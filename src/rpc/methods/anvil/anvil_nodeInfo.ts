@@ -18,7 +18,7 @@ export const anvil_nodeInfo = defineEthMethod(
       environment: {
         baseFee: toQuantity(ctx.chain.nextBaseFee()),
         chainId: Number(ctx.chain.chainId),
-        gasLimit: toQuantity(ctx.chain.feeConfig.gasLimit),
+        gasLimit: toQuantity(ctx.chain.nextGasLimit()),
         gasPrice: toQuantity(ctx.chain.nextBaseFee()),
       },
       forkConfig: {},

@@ -1,0 +1,34 @@
+/**
+ * How a chain prices gas and sizes blocks. Two implementations: subnet-EVM's 10-second window
+ * (`windowFeeRules`, L1 chains and the pre-Fortuna C-chain) and ACP-176 (`createAcp176FeeRules`,
+ * the C-chain since Fortuna). The miner and the RPC read only this interface.
+ */
+export type ParentHeaderInfo = {
+  number: bigint
+  timestamp: bigint
+  gasUsed: bigint
+  gasLimit: bigint
+  baseFeePerGas: bigint
+  extraData: Uint8Array
+}
+
+export type NextBlockFees = {
+  baseFee: bigint
+  /** The header's gas limit. */
+  gasLimit: bigint
+  /** Gas the block's transactions may use in total (ACP-176: the capacity before the block). */
+  gasAvailable: bigint
+  /** The header's extra data once the block's gas use is known. */
+  extraData(gasUsed: bigint): Uint8Array
+}
+
+export type FeeRules = {
+  readonly name: string
+  next(parent: ParentHeaderInfo, timestamp: bigint): NextBlockFees
+  /** The earliest timestamp ≥ `from` at which a block could hold `gas` (capacity refill). */
+  timestampForGas(parent: ParentHeaderInfo, from: bigint, gas: bigint): bigint
+  /** Least seconds between a block and its parent (Granite's ACP-226 delay: 2 s by default). */
+  readonly minBlockDelay: bigint
+  /** Header fields the RPC shows beyond Ethereum's (`minDelayExcess` after Granite). */
+  readonly headerExtras: Record<string, bigint>
+}
