@@ -10,7 +10,10 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import type { Network } from '../network/network.js'
 import type { EthContext } from '../rpc/context.js'
 import type { RpcMethod } from '../rpc/dispatcher.js'
-import { evmRoutes, sendGoError, WS_MAX_MESSAGE_BYTES } from './routes/evm.js'
+import { createServer as createHttpServer } from 'node:http'
+import { ETH_MAX_REQUEST_BYTES } from '../rpc/dispatcher.js'
+import { createFastRpcHandler } from './fastRpc.js'
+import { createEvmDispatcher, evmRoutes, sendGoError, WS_MAX_MESSAGE_BYTES } from './routes/evm.js'
 
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_PORT = 9650
@@ -34,8 +37,16 @@ export type L1simServer = FastifyInstance & {
 
 export function createServer(options: ServerOptions): L1simServer {
   const { network } = options
-  const app = Fastify({ logger: options.logger ?? false })
   const nodeId = network.nodes[0]!.nodeId
+  let log: ((error: unknown) => void) | undefined
+  const dispatcher = createEvmDispatcher({ methods: options.evmMethods, onError: (error) => log?.(error) })
+  const fastRpc = createFastRpcHandler({ network, dispatcher, nodeId, bodyLimit: ETH_MAX_REQUEST_BYTES })
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // JSON-RPC POSTs take the fast path; everything else is routed by fastify.
+    serverFactory: (handler) => createHttpServer((req, res) => fastRpc(req, res) || handler(req, res)),
+  })
+  log = (error) => app.log.debug({ err: error }, 'eth method failed')
 
   app.decorate('listenAddress', { host: options.host ?? DEFAULT_HOST, port: options.port ?? DEFAULT_PORT })
   app.addHook('onRequest', async (request, reply) => {
@@ -53,7 +64,7 @@ export function createServer(options: ServerOptions): L1simServer {
       this.websocketServer.close(() => done())
     },
   })
-  app.register(evmRoutes, { network, methods: options.evmMethods })
+  app.register(evmRoutes, { network, dispatcher })
   return app as unknown as L1simServer
 }
 

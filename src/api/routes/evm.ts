@@ -17,10 +17,21 @@ import { createSubscriptionRegistry, eth_subscribe, eth_unsubscribe } from '../.
 
 export type EvmRoutesOptions = {
   network: Network
-  /** The method table; the full eth/net/web3/txpool set by default. Subscriptions are always added. */
-  methods?: Record<string, RpcMethod<any, any, EthContext>>
+  /** The dispatcher of the EVM endpoints ({@link createEvmDispatcher}), shared with the fast path. */
+  dispatcher: EthDispatcher<EthContext>
   /** Body limit in bytes (coreth `http-body-limit`); geth's 5 MiB by default. */
   bodyLimit?: number
+}
+
+/** The EVM endpoints' dispatcher: the method table (the full set by default) plus subscriptions. */
+export function createEvmDispatcher(options: {
+  methods?: Record<string, RpcMethod<any, any, EthContext>>
+  onError?: (error: unknown) => void
+}): EthDispatcher<EthContext> {
+  return createEthDispatcher<EthContext>({
+    methods: { ...(options.methods ?? createEthMethods()), eth_subscribe, eth_unsubscribe },
+    onError: options.onError,
+  })
 }
 
 /** gorilla/websocket's largest accepted message (`wsDefaultReadLimit`). */
@@ -36,10 +47,7 @@ declare module 'fastify' {
 export const evmRoutes: FastifyPluginAsync<EvmRoutesOptions> = async (app, options) => {
   const { network } = options
   const bodyLimit = options.bodyLimit ?? ETH_MAX_REQUEST_BYTES
-  const dispatcher = createEthDispatcher<EthContext>({
-    methods: { ...(options.methods ?? createEthMethods()), eth_subscribe, eth_unsubscribe },
-    onError: (error) => app.log.debug({ err: error }, 'eth method failed'),
-  })
+  const { dispatcher } = options
 
   app.decorateRequest('evmChain', null)
   // Unknown chains are a mux miss in the node: 404 before anything else is looked at.
