@@ -106,6 +106,13 @@ async function latencyAt(token, height, label) {
 
 async function run(prefix, full) {
   nonces.clear()
+  // The cost of a round trip that does no work: how much of each figure is transport on this machine.
+  {
+    for (let i = 0; i < 200; i++) await rpc('eth_chainId')
+    const t = now()
+    for (let i = 0; i < 2000; i++) await rpc('eth_chainId')
+    results[`${prefix}trivialCallMs`] = +((now() - t) / 2000).toFixed(3)
+  }
   const latencyToken = full ? await deployToken(accounts[0]) : undefined
   if (full) await latencyAt(latencyToken, 200, 'txLatencyMsAtBlock200')
 
