@@ -194,14 +194,20 @@ async function run(prefix, full) {
 
 }
 
-const { child, url, t0 } = await startServer()
-rpcUrl = `${url}/ext/bc/C/rpc`
-await rpc('eth_chainId')
-results.coldStartMs = +(now() - t0).toFixed(1)
-await run('http_', true)
-const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
-results.peakRssMB = Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
-child.kill('SIGTERM')
+// L1SIM_URL=http://host:port drives a server started elsewhere (to profile it, say).
+if (process.env.L1SIM_URL) {
+  rpcUrl = `${process.env.L1SIM_URL}/ext/bc/C/rpc`
+  await run('http_', true)
+} else {
+  const { child, url, t0 } = await startServer()
+  rpcUrl = `${url}/ext/bc/C/rpc`
+  await rpc('eth_chainId')
+  results.coldStartMs = +(now() - t0).toFixed(1)
+  await run('http_', true)
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+  results.peakRssMB = Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+  child.kill('SIGTERM')
+}
 
 // The same workload in-process, through the EIP-1193 provider (as Hardhat/EDR, Ganache and Tevm
 // are used from a test suite).

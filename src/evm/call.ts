@@ -94,19 +94,44 @@ export async function withScratchVM<T>(
   tag: BlockTag,
   overrides: StateOverrides | undefined,
   fn: (vm: VM, block: StoredBlock) => Promise<T>,
+  /** Accounts a call reads besides what its journal warms (the caller of a plain message call). */
+  alsoRead: (Hex | undefined)[] = [],
 ): Promise<T> {
   return chain.withState(tag, async (state, block, live) => {
     const vm = live ? chain.vm : await chain.vm.shallowCopy(false)
     if (!live) await vm.stateManager.setStateRoot(block.block.header.stateRoot)
     const sm = vm.stateManager as MerkleStateManager
     await sm.checkpoint()
+    let touched: Map<string, Set<string>> | undefined
     try {
       await applyOverrides(sm, overrides)
-      return await fn(vm, block)
+      const result = await fn(vm, block)
+      if (live && !overrides) {
+        touched = new Map((vm.evm.journal as unknown as { journal: Map<string, Set<string>> }).journal)
+        for (const address of alsoRead) if (address) touched.set(address.slice(2).toLowerCase(), touched.get(address.slice(2).toLowerCase()) ?? new Set())
+      }
+      return result
     } finally {
       await sm.revert()
+      if (touched) await warmCaches(sm, touched)
     }
   })
+}
+
+/**
+ * The state manager's caches record what a checkpoint read as part of the checkpoint, so a
+ * revert forgets every account, code and slot the call loaded, and the next call reads the trie
+ * again. Re-reading what the call touched after the revert keeps those values cached (reads of
+ * committed state, and cache hits from the second call on).
+ */
+async function warmCaches(sm: MerkleStateManager, touched: Map<string, Set<string>>): Promise<void> {
+  for (const [addressHex, slots] of touched) {
+    const address = createAddressFromString(`0x${addressHex}`)
+    const account = await sm.getAccount(address)
+    if (!account) continue
+    if (account.isContract()) await sm.getCode(address)
+    for (const slot of slots) await sm.getStorage(address, hexToBytes(`0x${slot}`))
+  }
 }
 
 function gasPriceOf(request: CallRequest): bigint {
@@ -166,7 +191,7 @@ export async function call(chain: EvmChain, request: CallRequest, tag: BlockTag,
       reverted: err?.error === 'revert',
       error: err?.error,
     }
-  })
+  }, [from, request.to])
 }
 
 export function txDataOf(chain: EvmChain, request: CallRequest, gas: bigint): TypedTxData {
