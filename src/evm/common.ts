@@ -16,6 +16,20 @@ class ChainCommon extends Common {
   appliedParams = new Set<ParamsDict>()
   paramOverrides: ParamsDict | undefined = undefined
 
+  // ethereumjs answers isActivatedEIP with an array scan, several times per opcode; a Set built
+  // from the same list (rebuilt when a hardfork change replaces the list) answers the same.
+  eipSource: number[] | undefined = undefined
+  eipSet = new Set<number>()
+
+  override isActivatedEIP(eip: number): boolean {
+    const list = this._activatedEIPsCache
+    if (list !== this.eipSource) {
+      this.eipSource = list
+      this.eipSet = new Set(list)
+    }
+    return this.eipSet.has(eip)
+  }
+
   override copy(): this {
     const copy = super.copy() as this
     copy.appliedParams = new Set(this.appliedParams)
