@@ -97,7 +97,7 @@ export async function withScratchVM<T>(
   /** Accounts a call reads besides what its journal warms (the caller of a plain message call). */
   alsoRead: (Hex | undefined)[] = [],
 ): Promise<T> {
-  return chain.withState(tag, async (state, block, live) => {
+  return chain.withState(tag, async (_state, block, live) => {
     const vm = live ? chain.vm : await chain.vm.shallowCopy(false)
     if (!live) await vm.stateManager.setStateRoot(block.block.header.stateRoot)
     const sm = vm.stateManager as MerkleStateManager

@@ -7,26 +7,18 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { EvmChain } from '../evm/chain.js'
-import { matchLog, type LogCriteria } from '../evm/logs.js'
-import type { LogEntry } from '../evm/types.js'
-import type { Hex } from '../core/hex.js'
 import type { EthContext, SubscriptionHost, SubscriptionStart } from './context.js'
 import { encodeJSON, type RpcMethod } from './dispatcher.js'
 import { InvalidParamsError, NotificationsUnsupportedError, RpcServerError, SubscriptionNotFoundError } from './errors.js'
 import { formatHeader, formatLog, formatTransaction } from './formatters.js'
+import { blockNumberValue, logFilter, matchesLogFilter, type LogFilter } from './methods/logFilter.js'
 import {
-  any,
-  array,
-  blockNumber,
   bool,
   createParser,
-  hash32,
   jsonKind,
-  object,
   optional,
   tuple,
   UnmarshalTypeError,
-  type BlockNumber,
 } from './params.js'
 
 // --- the registry of one connection ---
@@ -133,108 +125,6 @@ export function encodeSubscriptionId(bytes: Uint8Array): string {
   return `0x${hex === '' ? '0' : hex}`
 }
 
-// --- log filters: filters.FilterCriteria and filterLogs ---
-
-/** A decoded `filters.FilterCriteria`: the block range and what a log must match. */
-export type LogFilter = {
-  blockHash?: Hex
-  fromBlock?: BlockNumber
-  toBlock?: BlockNumber
-  criteria: LogCriteria
-}
-
-/** coreth's `maxAddresses`. */
-const MAX_ADDRESSES = 1000
-
-const filterInput = object('filters.input', {
-  blockHash: optional(hash32),
-  fromBlock: optional(blockNumber),
-  toBlock: optional(blockNumber),
-  address: any,
-  topics: array(any),
-})
-
-/**
- * `filters.FilterCriteria.UnmarshalJSON`, with its messages: a single address or a list, topics
- * as a list of `null` (any), a hash, or a list of hashes where a `null` member makes the whole
- * position match anything.
- */
-export const logFilter = createParser<LogFilter>('filters.FilterCriteria', (raw) => {
-  const input = filterInput(raw)
-  const addresses: Hex[] = []
-  const topics: (Hex[] | null)[] = []
-  const out: LogFilter = { criteria: { addresses, topics } }
-  if (input.blockHash !== undefined) {
-    if (input.fromBlock !== undefined || input.toBlock !== undefined)
-      throw new InvalidParamsError('cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
-    out.blockHash = input.blockHash
-  } else {
-    out.fromBlock = input.fromBlock
-    out.toBlock = input.toBlock
-  }
-  const address = input.address
-  if (Array.isArray(address)) {
-    if (address.length > MAX_ADDRESSES) throw new InvalidParamsError('exceed max addresses')
-    for (const [i, item] of address.entries()) {
-      if (typeof item !== 'string') throw new InvalidParamsError(`non-string address at index ${i}`)
-      addresses.push(decodeFixedHex(item, 20, 'address', (m) => `invalid address at index ${i}: ${m}`))
-    }
-  } else if (typeof address === 'string') {
-    addresses.push(decodeFixedHex(address, 20, 'address', (m) => `invalid address: ${m}`))
-  } else if (address !== undefined && address !== null) {
-    throw new InvalidParamsError('invalid addresses in query')
-  }
-  for (const topic of input.topics ?? []) {
-    if (topic === null) topics.push(null)
-    else if (typeof topic === 'string') topics.push([decodeFixedHex(topic, 32, 'topic', (m) => m)])
-    else if (Array.isArray(topic)) topics.push(topicAlternatives(topic))
-    else throw new InvalidParamsError('invalid topic(s)')
-  }
-  return out
-})
-
-function topicAlternatives(list: unknown[]): Hex[] | null {
-  const hashes: Hex[] = []
-  for (const item of list) {
-    // geth breaks out of the loop at the first null: the position matches anything.
-    if (item === null) return null
-    if (typeof item !== 'string') throw new InvalidParamsError('invalid topic(s)')
-    hashes.push(decodeFixedHex(item, 32, 'topic', (m) => m))
-  }
-  return hashes
-}
-
-/** hexutil.Decode plus the length check of filters' `decodeAddress` / `decodeTopic`. */
-function decodeFixedHex(text: string, bytes: number, what: string, wrap: (message: string) => string): Hex {
-  const fail = (message: string) => new InvalidParamsError(wrap(message))
-  if (text === '') throw fail('empty hex string')
-  if (text[0] !== '0' || (text[1] !== 'x' && text[1] !== 'X')) throw fail('hex string without 0x prefix')
-  const digits = text.slice(2)
-  // Go's hex.Decode reports a bad character before an odd length.
-  if (!/^[0-9a-fA-F]*$/.test(digits)) throw fail('invalid hex string')
-  if (digits.length % 2 !== 0) throw fail('hex string of odd length')
-  if (digits.length !== bytes * 2)
-    throw fail(`hex has invalid length ${digits.length / 2} after decoding; expected ${bytes} for ${what}`)
-  return `0x${digits.toLowerCase()}`
-}
-
-/** rpc.BlockNumber as an int64, as the event system compares them. */
-function blockNumberValue(n: BlockNumber | undefined): bigint {
-  switch (n) {
-    case undefined:
-    case 'latest':
-      return -2n
-    case 'safe':
-      return -4n
-    case 'finalized':
-      return -3n
-    case 'pending':
-      return -1n
-    default:
-      return n
-  }
-}
-
 /** `SubscribeAcceptedLogs`: the from/to combinations a logs subscription accepts. */
 function checkSubscriptionRange(filter: LogFilter): void {
   const from = blockNumberValue(filter.fromBlock)
@@ -248,15 +138,6 @@ function checkSubscriptionRange(filter: LogFilter): void {
     (from >= latest && to === pending) ||
     (from >= 0n && to === latest)
   if (!ok) throw new RpcServerError('invalid from and to block combination: from > to')
-}
-
-/** filters' `filterLogs` for one log: the block range (numbers only), then addresses and topics. */
-export function matchesLogFilter(filter: LogFilter, log: LogEntry): boolean {
-  const from = blockNumberValue(filter.fromBlock)
-  const to = blockNumberValue(filter.toBlock)
-  if (filter.fromBlock !== undefined && from >= 0n && from > log.blockNumber) return false
-  if (filter.toBlock !== undefined && to >= 0n && to < log.blockNumber) return false
-  return matchLog(log, filter.criteria)
 }
 
 // --- the subscription kinds: FilterAPI.NewHeads, Logs, NewPendingTransactions ---

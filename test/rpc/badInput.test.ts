@@ -249,7 +249,7 @@ describe('eth_sendRawTransaction refusals (coreth pool wording, -32000)', () => 
   })
 
   it('tip above fee cap, block gas limit, fee cap, oversized data, unprotected legacy', async () => {
-    const { refused, sign, sender, chain, network } = await setup()
+    const { refused, sign, network } = await setup()
     const dev0Key = network.devAccounts[0]!.privateKey as Hex
     // viem and ethereumjs refuse to build this one; coreth decodes it and its pool refuses it.
     const tipAboveCap = await signRaw1559(dev0Key, { chainId: BigInt(CHAIN_ID), nonce: 0n, tip: 6n, feeCap: 5n, gas: 21_000n, to: TO, value: 1n })

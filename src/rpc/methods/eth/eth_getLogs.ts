@@ -3,18 +3,17 @@ import { blockLogs, queryLogs } from '../../../evm/logs.js'
 import { RpcServerError } from '../../errors.js'
 import { formatLog } from '../../formatters.js'
 import { tuple } from '../../params.js'
-import { filterCriteria, resolveRange, toLogCriteria } from '../logFilter.js'
+import { logFilter, resolveRange, toLogCriteria } from '../logFilter.js'
 
 /**
  * Serves `eth_getLogs` by block range or block hash, with coreth's limits and messages
  * (no block-range limit by default, at most 4 topics and 1000 addresses).
  */
 export const eth_getLogs = defineEthMethod(
-  tuple(filterCriteria),
+  tuple(logFilter),
   ([filter], ctx) => {
     const criteria = toLogCriteria(filter)
     if (filter.blockHash !== undefined) {
-      resolveRange(ctx.chain, filter) // rejects a hash given together with a range
       const block = ctx.chain.store.byHash(filter.blockHash)
       if (!block) throw new RpcServerError('unknown block')
       return blockLogs(block, criteria).map((log) => formatLog(log))
