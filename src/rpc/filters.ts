@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { bytesToHex, type Hex } from '../core/hex.js'
+import type { Hex } from '../core/hex.js'
 import type { EvmChain } from '../evm/chain.js'
 import { blockLogs, type LogCriteria } from '../evm/logs.js'
 import type { LogEntry } from '../evm/types.js'
 import { RpcServerError } from './errors.js'
+import { encodeSubscriptionId } from './subscriptions.js'
 
 /** geth's filter timeout: a filter not polled for 5 minutes (network time) is removed. */
 export const FILTER_TIMEOUT_SECONDS = 300
@@ -48,7 +49,8 @@ export class FilterRegistry {
   install(filter: { kind: 'logs'; criteria: LogCriteria } | { kind: 'blocks' } | { kind: 'pendingTransactions' }): Hex {
     this.#expire()
     this.#listen()
-    const id = bytesToHex(randomBytes(16))
+    // geth's rpc.ID, the same form as a subscription id (hex quantity, no leading zeros).
+    const id = encodeSubscriptionId(randomBytes(16)) as Hex
     const lastPolled = this.#chain.clock.now()
     this.#filters.set(id, filter.kind === 'logs' ? { ...filter, pending: [], lastPolled } : { ...filter, pending: [], lastPolled } as Installed)
     return id
