@@ -11,6 +11,7 @@ import type { Hex } from '../core/hex.js'
 import { createMutex, type Mutex } from '../core/mutex.js'
 import { createEvmCommon, forkActiveAt, type ChainUpgrades } from './common.js'
 import { createCustomCrypto } from './crypto.js'
+import { jumpAnalysisCache } from './jumpAnalysisCache.js'
 import { UnknownBlockError } from './errors.js'
 import type { FeeRules, NextBlockFees, ParentHeaderInfo } from './feeRules.js'
 import { Miner } from './miner.js'
@@ -128,6 +129,7 @@ export class EvmChain {
   }
 
   static async create(options: EvmChainOptions): Promise<EvmChain> {
+    await jumpAnalysisCache
     const common = createEvmCommon({
       chainId: options.chainId,
       name: `l1sim-${options.alias}`,

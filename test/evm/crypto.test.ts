@@ -1,3 +1,4 @@
+// Native bindings and the interpreter cache: the pieces that make execution fast without changing results.
 import { describe, expect, it } from 'vitest'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { createCustomCrypto, nativeCrypto } from '../../src/evm/crypto.js'
@@ -20,5 +21,12 @@ describe('native crypto', () => {
     const copy = Uint8Array.from(a)
     crypto.keccak256!(new Uint8Array([2]))
     expect(a).toEqual(copy)
+  })
+})
+
+describe('jump analysis cache', () => {
+  it('is installed on the pinned @ethereumjs/evm (an upgrade must re-check the interpreter internals)', async () => {
+    const { jumpAnalysisCache } = await import('../../src/evm/jumpAnalysisCache.js')
+    expect(await jumpAnalysisCache).toBe(true)
   })
 })

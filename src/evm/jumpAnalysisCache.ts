@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs'
+
+/** The @ethereumjs/evm release whose interpreter internals this was written against. */
+const PATCHED_VERSION = '10.1.3'
+
+type Analysis = unknown
+type InterpreterProto = {
+  _getValidJumpDestinations(this: { _evm: { _opcodeMap: object } }, code: Uint8Array): Analysis
+  __l1simJumpCache?: true
+}
+
+/**
+ * ethereumjs analyses a contract's code (JUMPDEST positions, decoded PUSH values, opcode table)
+ * every time a frame runs it: for a 1.6 KB token contract that is a tenth of an eth_call and a
+ * third of its garbage. The analysis is a pure function of the code bytes and the opcode table,
+ * and the interpreter only reads it, so it is cached per code array (the state manager hands out
+ * the same array for the same code) and opcode table, weakly, so dropped code is collected.
+ *
+ * The interpreter is internal to @ethereumjs/evm, so this wraps its prototype method, only on
+ * the release it was checked against; on any other release nothing is changed and ethereumjs
+ * behaves as shipped. Returns whether the cache is in place.
+ */
+export async function installJumpAnalysisCache(): Promise<boolean> {
+  try {
+    const entry = import.meta.resolve('@ethereumjs/evm')
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', entry), 'utf8')) as { version: string }
+    if (pkg.version !== PATCHED_VERSION) return false
+    const mod = (await import(new URL('./interpreter.js', entry).href)) as { Interpreter?: { prototype: InterpreterProto } }
+    const proto = mod.Interpreter?.prototype
+    if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
+    if (proto.__l1simJumpCache) return true
+    const analyse = proto._getValidJumpDestinations
+    const cache = new WeakMap<Uint8Array, WeakMap<object, Analysis>>()
+    proto._getValidJumpDestinations = function (code) {
+      let byTable = cache.get(code)
+      if (!byTable) cache.set(code, (byTable = new WeakMap()))
+      const table = this._evm._opcodeMap
+      let analysis = byTable.get(table)
+      if (analysis === undefined) byTable.set(table, (analysis = analyse.call(this, code)))
+      return analysis
+    }
+    proto.__l1simJumpCache = true
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Installed once per process, before the first chain runs code. */
+export const jumpAnalysisCache = installJumpAnalysisCache()
