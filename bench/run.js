@@ -21,7 +21,7 @@ const now = () => performance.now()
 
 function startServer() {
   const t0 = now()
-  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'start', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [join(root, 'dist/l1sim.mjs'), 'start', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (chunk) => {

@@ -25,7 +25,10 @@ export async function installJumpAnalysisCache(): Promise<boolean> {
     const entry = import.meta.resolve('@ethereumjs/evm')
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', entry), 'utf8')) as { version: string }
     if (pkg.version !== PATCHED_VERSION) return false
-    const mod = (await import(new URL('./interpreter.js', entry).href)) as { Interpreter?: { prototype: InterpreterProto } }
+    // The bundled CLI (scripts/bundle-cli.mjs) publishes its copy of the class; otherwise the
+    // module is loaded by path, the same instance the EVM imports.
+    const bundled = (globalThis as Record<symbol, unknown>)[Symbol.for('l1sim.ethereumjs.Interpreter')] as { prototype: InterpreterProto } | undefined
+    const mod = bundled ? { Interpreter: bundled } : ((await import(new URL('./interpreter.js', entry).href)) as { Interpreter?: { prototype: InterpreterProto } })
     const proto = mod.Interpreter?.prototype
     if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
     if (proto.__l1simJumpCache) return true
