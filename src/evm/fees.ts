@@ -26,8 +26,9 @@ export const DEFAULT_FEE_CONFIG: FeeConfig = {
 }
 
 /**
- * C-chain parameters after Cortina (15M gas), ApricotPhase5 (target 15M per 10 s window,
- * denominator 36) and Etna (ACP-125: 1 gwei minimum base fee). Granite sets block gas cost to 0.
+ * The C-chain's window parameters between Etna and Fortuna: Cortina's 15M gas, ApricotPhase5's
+ * target of 15M per 10 s window and denominator 36, Etna's 1 gwei minimum (ACP-125). Since
+ * Fortuna the C-chain prices gas with ACP-176 (`acp176.ts`); this stays for history and tests.
  */
 export const C_CHAIN_FEE_CONFIG: FeeConfig = {
   gasLimit: 15_000_000n,
