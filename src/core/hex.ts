@@ -32,7 +32,7 @@ export function parseQuantity(value: unknown): bigint {
   return BigInt(`0x${digits}`)
 }
 
-const DATA = /^0x([0-9a-f]{2})*$/i
+const PREFIXED_HEX = /^0[xX][0-9a-fA-F]*$/
 
 /**
  * Decodes JSON-RPC data (bytes): 0x prefix and an even number of hex digits, checked in the order
@@ -44,12 +44,14 @@ export function parseData(value: unknown): Uint8Array {
   if (value.length === 0) throw new DecodeError('empty hex string')
   if (!value.startsWith('0x') && !value.startsWith('0X')) throw new DecodeError('hex string without 0x prefix')
   if (value.length % 2 !== 0) throw new DecodeError('hex string of odd length')
-  if (!DATA.test(value)) throw new DecodeError('invalid hex string')
-  return hexToBytes(value.toLowerCase() as Hex)
+  if (!PREFIXED_HEX.test(value)) throw new DecodeError('invalid hex string')
+  // Node's hex decoder: a raw transaction is decoded on every eth_sendRawTransaction.
+  const bytes = Buffer.from(value.slice(2), 'hex')
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
 /** True for a 0x-prefixed string of hex digits of the given byte length (any length when omitted). */
 export function isHex(value: unknown, byteLength?: number): value is Hex {
-  if (typeof value !== 'string' || !DATA.test(value)) return false
+  if (typeof value !== 'string' || value.length % 2 !== 0 || !PREFIXED_HEX.test(value)) return false
   return byteLength === undefined || value.length === 2 + byteLength * 2
 }
