@@ -29,13 +29,21 @@ export class Miner {
 
   /**
    * Call under the chain lock, after admitting a transaction: returns a block that will include
-   * everything admitted so far. A block already queued behind the caller is joined.
+   * everything admitted so far. A block already scheduled and not yet started is joined.
    */
   scheduleBlock(): Promise<StoredBlock> {
     if (this.#queued) return this.#queued
-    const queued = this.#chain.lock.run(() => {
-      this.#queued = undefined
-      return this.mineLocked()
+    // The block is queued on the lock after the event loop's current I/O phase, so requests that
+    // arrived together are admitted first and share it (one block per burst, not per request).
+    const queued = new Promise<StoredBlock>((resolve, reject) => {
+      setImmediate(() => {
+        this.#chain.lock
+          .run(() => {
+            this.#queued = undefined
+            return this.mineLocked()
+          })
+          .then(resolve, reject)
+      })
     })
     this.#queued = queued
     return queued
