@@ -12,7 +12,7 @@ export function isUnsignedTx(tx: TypedTransaction): boolean {
 
 /**
  * A transaction from an account whose key we do not hold (impersonation, estimation). It carries
- * a placeholder signature (r = the sender, s = 1) so it hashes and serialises like any other,
+ * a stand-in signature (r = the sender, s = 1) so it hashes and serialises like any other,
  * and reports `from` as its sender instead of recovering one. Frozen like a decoded transaction.
  */
 export function createUnsignedTx(common: Common, data: TypedTxData, from: Hex): TypedTransaction {
