@@ -13,7 +13,7 @@ import { mnemonicToAccount } from 'viem/accounts'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const erc20 = JSON.parse(readFileSync(join(root, 'test/fixtures/contracts/ERC20.json'), 'utf8'))
 const MNEMONIC = 'test test test test test test test test test test test junk'
-const CHAIN_ID = 43112
+let CHAIN_ID = 43112 // read from the server before signing
 const accounts = Array.from({ length: 20 }, (_, i) => mnemonicToAccount(MNEMONIC, { addressIndex: i }))
 
 const results = {}
@@ -21,7 +21,7 @@ const now = () => performance.now()
 
 function startServer() {
   const t0 = now()
-  const child = spawn(process.execPath, [join(root, 'dist/l1sim.mjs'), 'start', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--max-semi-space-size=32', join(root, 'dist/l1sim.mjs'), 'start', '--port', '0'] /* as `npm start` and the bin run it */, { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (chunk) => {
@@ -76,10 +76,17 @@ async function signMany(account, count, build) {
   return out
 }
 
+// l1sim's receipt is there when the send returns; Anvil's automine may answer a moment later.
+async function receiptOf(hash) {
+  let receipt = await rpc('eth_getTransactionReceipt', [hash])
+  for (let tries = 0; !receipt && tries < 1000; tries++) receipt = await rpc('eth_getTransactionReceipt', [hash])
+  return receipt
+}
+
 async function sendAll(raws) {
   for (const raw of raws) {
     const hash = await rpc('eth_sendRawTransaction', [raw])
-    const receipt = await rpc('eth_getTransactionReceipt', [hash])
+    const receipt = await receiptOf(hash)
     if (!receipt || receipt.status !== '0x1') throw new Error(`tx ${hash} failed`)
   }
 }
@@ -91,7 +98,7 @@ function percentile(sorted, p) {
 async function deployToken(deployer) {
   const [deploy] = await signMany(deployer, 1, () => ({ data: encodeDeployData({ abi: erc20.abi, bytecode: erc20.bytecode, args: ['Bench', 'BNC', parseEther('1000000000')] }), gas: 3_000_000n }))
   const hash = await rpc('eth_sendRawTransaction', [deploy])
-  return (await rpc('eth_getTransactionReceipt', [hash])).contractAddress
+  return (await receiptOf(hash)).contractAddress
 }
 
 // Per-transaction latency (ERC-20 transfer, send + receipt) with the chain at a given height.
@@ -176,7 +183,9 @@ async function run(prefix, full) {
     const t = now()
     for (let i = 0; i < cycles; i++) {
       const id = await rpc('evm_snapshot')
-      await rpc('eth_sendRawTransaction', [raws[0]])
+      const hash = await rpc('eth_sendRawTransaction', [raws[0]])
+      // Anvil mines after answering: without this the transaction lands after the revert.
+      if (process.env.BENCH_RPC_URL) await receiptOf(hash)
       if (!(await rpc('evm_revert', [id]))) throw new Error('revert failed')
     }
     results[`${prefix}snapshotTxRevertCycleMs`] = +((now() - t) / cycles).toFixed(3)
@@ -194,9 +203,14 @@ async function run(prefix, full) {
 
 }
 
-// L1SIM_URL=http://host:port drives a server started elsewhere (to profile it, say).
-if (process.env.L1SIM_URL) {
-  rpcUrl = `${process.env.L1SIM_URL}/ext/bc/C/rpc`
+// L1SIM_URL=http://host:port drives an l1sim server started elsewhere (to profile it, say);
+// BENCH_RPC_URL=http://host:port/path drives any EVM JSON-RPC endpoint with the same workload and the
+// same dev mnemonic (Anvil, say, to calibrate the HTTP figures on this machine). Either skips the
+// in-process run.
+const external = process.env.BENCH_RPC_URL ?? (process.env.L1SIM_URL && `${process.env.L1SIM_URL}/ext/bc/C/rpc`)
+if (external) {
+  rpcUrl = external
+  CHAIN_ID = Number(await rpc('eth_chainId'))
   await run('http_', true)
 } else {
   const { child, url, t0 } = await startServer()
@@ -211,7 +225,7 @@ if (process.env.L1SIM_URL) {
 
 // The same workload in-process, through the EIP-1193 provider (as Hardhat/EDR, Ganache and Tevm
 // are used from a test suite).
-{
+if (!external) {
   const { createNetwork, createEIP1193Provider } = await import('../dist/index.js')
   const network = await createNetwork()
   inProcess = createEIP1193Provider({ network })
