@@ -50,6 +50,9 @@ export const gasPrice = (state: FeeState) =>
 /** ACP-226 `Delay()` in milliseconds. */
 export const minDelayMs = (excess: bigint) => fakeExponential(1n, excess, DELAY_CONVERSION)
 
+/** Granite's minimum block delay at the initial excess (~2,000 ms), in whole seconds of block time. */
+export const GRANITE_MIN_DELAY_SECONDS = (minDelayMs(INITIAL_DELAY_EXCESS) + 999n) / 1000n
+
 export function decodeFeeState(extra: Uint8Array): FeeState {
   if (extra.length < ACP176.stateSize) return { capacity: 0n, excess: 0n, targetExcess: 0n }
   const view = new DataView(extra.buffer, extra.byteOffset, ACP176.stateSize)
@@ -90,14 +93,15 @@ export function stateBeforeBlock(parent: ParentHeaderInfo, timestamp: bigint): F
 export function createAcp176FeeRules(): FeeRules {
   return {
     name: 'acp176',
-    minBlockDelay: (minDelayMs(INITIAL_DELAY_EXCESS) + 999n) / 1000n,
-    headerExtras: { minDelayExcess: INITIAL_DELAY_EXCESS },
+    minBlockDelay: () => GRANITE_MIN_DELAY_SECONDS,
     next(parent, timestamp) {
       const before = stateBeforeBlock(parent, timestamp)
       return {
         baseFee: gasPrice(before),
         gasLimit: maxCapacity(before.targetExcess),
         gasAvailable: before.capacity,
+        headerExtras: { minDelayExcess: INITIAL_DELAY_EXCESS },
+        blockGasCost: 0n,
         extraData: (gasUsed) =>
           encodeFeeState({ capacity: before.capacity - gasUsed, excess: addSat(before.excess, gasUsed), targetExcess: before.targetExcess }),
       }

@@ -3,7 +3,7 @@ import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToBigInt, createAddressFromString } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
-import { stateTransitionErrors, txPoolErrors } from './errors.js'
+import { stateTransitionErrors, TxRejectedError, txPoolErrors } from './errors.js'
 import { txFees } from './pool.js'
 import { isUnsignedTx } from './unsignedTx.js'
 
@@ -155,6 +155,9 @@ export async function validateForPool(
   } else if (balance < spent + cost) {
     throw txPoolErrors.insufficientFundsQueued({ balance, queued: spent, cost })
   }
+  // Subnet-EVM's tx allow list: the last check of ValidateTransactionWithState.
+  const refusal = await chain.hooks.admissionRefusal?.(chain, from)
+  if (refusal) throw new TxRejectedError(refusal)
 
   if (replaced) {
     // geth's `list.Add`: both caps strictly higher than the old ones and at least PriceBump% higher.

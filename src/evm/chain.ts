@@ -55,6 +55,33 @@ export type EvmChainOptions = {
   mining?: MiningMode
   /** Coinbase of built blocks; the blackhole address unless fee recipients are allowed. */
   coinbase?: Hex
+  /** `coreth` (the C-chain) or `subnet-evm` (L1 chains): header JSON and the extension methods differ. */
+  flavour?: ChainFlavour
+  /** Subnet-EVM behaviour layered on the chain (precompiles, allow lists, fee manager). */
+  hooks?: ChainHooks
+}
+
+export type ChainFlavour = 'coreth' | 'subnet-evm'
+
+/**
+ * Where an L1 chain's rules enter the generic chain: each hook runs at a fixed point of block
+ * building, admission or VM creation. The C-chain has none.
+ */
+export type ChainHooks = {
+  /** Writes the genesis state that precedes `alloc` (precompile activations at genesis). */
+  genesisState?(state: MerkleStateManager, timestamp: bigint): Promise<void>
+  /** Header fields of the genesis block beyond Ethereum's (`blockGasCost`, Granite's fields). */
+  genesisExtras?(timestamp: bigint): Record<string, bigint>
+  /** Adds chain-specific behaviour to a VM (stateful precompiles); applied to every copy. */
+  prepareVM?(vm: VM): void
+  /** Runs on the live state before a block's transactions (precompile upgrades). Under the lock. */
+  beforeBlock?(chain: EvmChain, block: { number: bigint; timestamp: bigint; parentTimestamp: bigint }): Promise<void>
+  /** Refreshes what the hooks cache from the head's state; after genesis, each block and a revert. */
+  afterHeadChange?(chain: EvmChain): Promise<void>
+  /** Why a transaction from `from` is refused at admission (tx allow list), if it is. Under the lock. */
+  admissionRefusal?(chain: EvmChain, from: Hex): Promise<string | undefined>
+  /** The coinbase of a block built now (reward manager, fee recipients). */
+  coinbase?(chain: EvmChain): Hex
 }
 
 /** Block-time rules set by cheat codes; part of a snapshot. */
@@ -94,7 +121,9 @@ export class EvmChain {
   readonly vm: VM
   readonly blockchain: StoreBlockchain
   readonly stateManager: MerkleStateManager
-  coinbase: Hex
+  readonly flavour: ChainFlavour
+  readonly hooks: ChainHooks
+  #coinbase: Hex
   mining: MiningMode
   timing: TimingState = { nextTimestamp: undefined, interval: undefined }
   /** Accounts whose transactions are accepted unsigned (anvil_impersonateAccount). */
@@ -122,11 +151,23 @@ export class EvmChain {
     this.vm = init.vm
     this.blockchain = init.blockchain
     this.stateManager = init.stateManager
-    this.coinbase = (options.coinbase ?? BLACKHOLE_ADDRESS).toLowerCase() as Hex
+    this.#coinbase = (options.coinbase ?? BLACKHOLE_ADDRESS).toLowerCase() as Hex
+    this.flavour = options.flavour ?? 'coreth'
+    this.hooks = options.hooks ?? {}
     this.mining = options.mining ?? { mode: 'auto' }
     if (this.mining.mode === 'interval')
       this.nextIntervalAt = BigInt(options.clock.now()) + BigInt(this.mining.interval)
-    this.store.append({ block: init.genesis, hash: bytesToHex(init.genesis.hash()) as Hex, number: 0n, txs: [] })
+    const extras = options.hooks?.genesisExtras?.(options.genesis.timestamp)
+    this.store.append({ block: init.genesis, hash: bytesToHex(init.genesis.hash()) as Hex, number: 0n, txs: [], ...(extras ? { extras } : {}) })
+  }
+
+  /** Coinbase of the next block: the blackhole address unless the L1's rules name another. */
+  get coinbase(): Hex {
+    return this.hooks.coinbase?.(this) ?? this.#coinbase
+  }
+
+  set coinbase(address: Hex) {
+    this.#coinbase = address.toLowerCase() as Hex
   }
 
   static async create(options: EvmChainOptions): Promise<EvmChain> {
@@ -142,6 +183,7 @@ export class EvmChain {
     // proportion to its capacity (100k entries: 0.3 ms each), not to what it holds.
     const caches = new Caches({ account: { type: CacheType.LRU, size: 20_000 }, storage: { type: CacheType.LRU, size: 20_000 }, code: { type: CacheType.LRU, size: 5_000 } })
     const stateManager = new MerkleStateManager({ common, caches })
+    await options.hooks?.genesisState?.(stateManager, options.genesis.timestamp)
     for (const [address, account] of Object.entries(options.genesis.alloc)) {
       await writeAccount(stateManager, address as Hex, account)
     }
@@ -166,7 +208,10 @@ export class EvmChain {
     const store = new ChainStore()
     const blockchain = new StoreBlockchain(store)
     const vm = await createVM({ common, stateManager, blockchain, setHardfork: true })
-    return new EvmChain({ options, common, vm, blockchain, stateManager, store, genesis })
+    options.hooks?.prepareVM?.(vm)
+    const chain = new EvmChain({ options, common, vm, blockchain, stateManager, store, genesis })
+    await chain.hooks.afterHeadChange?.(chain)
+    return chain
   }
 
   get head(): StoredBlock {
@@ -248,13 +293,13 @@ export class EvmChain {
     if (this.timing.nextTimestamp !== undefined) return this.timing.nextTimestamp
     if (this.timing.interval !== undefined) return parent + this.timing.interval
     const now = BigInt(this.clock.now())
-    const earliest = parent + this.feeRules.minBlockDelay
+    const earliest = parent + this.feeRules.minBlockDelay(parent)
     return now > earliest ? now : earliest
   }
 
   parentHeaderInfo(): ParentHeaderInfo {
     const h = this.store.head.block.header
-    return { number: h.number, timestamp: h.timestamp, gasUsed: h.gasUsed, gasLimit: h.gasLimit, baseFeePerGas: h.baseFeePerGas ?? 0n, extraData: h.extraData }
+    return { number: h.number, timestamp: h.timestamp, gasUsed: h.gasUsed, gasLimit: h.gasLimit, baseFeePerGas: h.baseFeePerGas ?? 0n, extraData: h.extraData, extras: this.store.head.extras }
   }
 
   /** Fees, gas limit and available gas of a next block at `timestamp`. */
@@ -297,6 +342,7 @@ export class EvmChain {
       this.nextIntervalAt = snapshot.nextIntervalAt
       this.impersonated = new Set(snapshot.impersonated)
       this.autoImpersonate = snapshot.autoImpersonate
+      await this.hooks.afterHeadChange?.(this)
       if (dropped.length > 0) this.events.emit('truncate', { height: snapshot.height })
     })
   }
@@ -304,6 +350,13 @@ export class EvmChain {
   /** Nonce of the account in the live state (call under the lock). */
   async liveNonce(address: Hex): Promise<bigint> {
     return (await this.stateManager.getAccount(createAddressFromString(address)))?.nonce ?? 0n
+  }
+
+  /** A copy of the VM for scratch work (calls, traces), with the chain's VM additions. */
+  async copyVM(): Promise<VM> {
+    const vm = await this.vm.shallowCopy(false)
+    this.hooks.prepareVM?.(vm)
+    return vm
   }
 
   canSendUnsigned(from: Hex): boolean {

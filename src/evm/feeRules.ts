@@ -10,6 +10,8 @@ export type ParentHeaderInfo = {
   gasLimit: bigint
   baseFeePerGas: bigint
   extraData: Uint8Array
+  /** The parent's rule-specific header fields (its `blockGasCost`, say). */
+  extras?: Record<string, bigint>
 }
 
 export type NextBlockFees = {
@@ -20,6 +22,13 @@ export type NextBlockFees = {
   gasAvailable: bigint
   /** The header's extra data once the block's gas use is known. */
   extraData(gasUsed: bigint): Uint8Array
+  /** Rule-specific header fields of this block, shown by the RPC (`blockGasCost`, `minDelayExcess`…). */
+  headerExtras: Record<string, bigint>
+  /**
+   * Subnet-EVM's block gas cost: the block's transactions must together pay at least this much
+   * in tips, counted in gas at the base fee (`VerifyBlockFee`). 0 when there is none.
+   */
+  blockGasCost: bigint
 }
 
 export type FeeRules = {
@@ -27,8 +36,6 @@ export type FeeRules = {
   next(parent: ParentHeaderInfo, timestamp: bigint): NextBlockFees
   /** The earliest timestamp ≥ `from` at which a block could hold `gas` (capacity refill). */
   timestampForGas(parent: ParentHeaderInfo, from: bigint, gas: bigint): bigint
-  /** Least seconds between a block and its parent (Granite's ACP-226 delay: 2 s by default). */
-  readonly minBlockDelay: bigint
-  /** Header fields the RPC shows beyond Ethereum's (`minDelayExcess` after Granite). */
-  readonly headerExtras: Record<string, bigint>
+  /** Least seconds between a block and a parent at `parentTimestamp` (Granite's ACP-226 delay: 2 s by default). */
+  minBlockDelay(parentTimestamp: bigint): bigint
 }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../core/errors.js'
+import { INITIAL_DELAY_EXCESS } from './acp176.js'
 import type { FeeRules } from './feeRules.js'
 
 /** The fee parameters of an Avalanche EVM chain (subnet-EVM `commontype.FeeConfig`). */
@@ -118,19 +119,66 @@ export function calcNextBaseFee(
 }
 
 /**
- * Subnet-EVM's fee rules over {@link calcNextBaseFee}: the header carries the window, every block
- * may use the configured gas limit.
+ * Subnet-EVM's block gas cost (`customheader/block_gas_cost.go`): it rises by `blockGasCostStep`
+ * for each second a block comes sooner than `targetBlockRate` after its parent and falls as much
+ * for each second later, within [min, max]. A parent without one (before Etna at genesis) starts
+ * the chain at the minimum.
  */
-export function createWindowFeeRules(config: FeeConfig): FeeRules {
+export function calcBlockGasCost(config: FeeConfig, parentCost: bigint | undefined, parentTime: bigint, time: bigint): bigint {
+  if (parentCost === undefined) return config.minBlockGasCost
+  const elapsed = time > parentTime ? time - parentTime : 0n
+  const target = config.targetBlockRate
+  const change = config.blockGasCostStep * (target > elapsed ? target - elapsed : elapsed - target)
+  let cost = elapsed > target ? parentCost - change : parentCost + change
+  if (cost < config.minBlockGasCost) cost = config.minBlockGasCost
+  if (cost > config.maxBlockGasCost) cost = config.maxBlockGasCost
+  return cost
+}
+
+/** Bytes after the fee window once Durango is active: the codec's empty predicate-results map. */
+export const EMPTY_PREDICATE_RESULTS = new Uint8Array(6)
+
+export type WindowFeeRulesOptions = {
+  /** The fee config governing the block after the current head (the fee manager can change it). */
+  feeConfig: () => FeeConfig
+  isDurango?: (timestamp: bigint) => boolean
+  /** Granite: no block gas cost, millisecond timestamps and ACP-226's minimum delay. */
+  isGranite?: (timestamp: bigint) => boolean
+  /** Minimum delay after a Granite parent, in seconds (ACP-226's ~2 s). */
+  graniteMinDelay?: bigint
+}
+
+/**
+ * Subnet-EVM's fee rules over {@link calcNextBaseFee}: the header carries the window, every block
+ * may use the configured gas limit, and before Granite a block must pay the block gas cost.
+ */
+export function createWindowFeeRules(options: FeeConfig | WindowFeeRulesOptions): FeeRules {
+  const opts: WindowFeeRulesOptions = 'gasLimit' in options ? { feeConfig: () => options } : options
+  const isDurango = opts.isDurango ?? (() => false)
+  const isGranite = opts.isGranite ?? (() => false)
   return {
     name: 'window',
-    minBlockDelay: 1n,
-    headerExtras: {},
+    minBlockDelay: (parentTimestamp) => (isGranite(parentTimestamp) ? (opts.graniteMinDelay ?? 2n) : 1n),
     next(parent, timestamp) {
+      const config = opts.feeConfig()
       const { baseFee, window } = calcNextBaseFee(config, parent, timestamp)
-      const extra = encodeFeeWindow(window)
-      return { baseFee, gasLimit: config.gasLimit, gasAvailable: config.gasLimit, extraData: () => extra }
+      const encoded = encodeFeeWindow(window)
+      const extra = isDurango(timestamp) ? concat(encoded, EMPTY_PREDICATE_RESULTS) : encoded
+      const granite = isGranite(timestamp)
+      const blockGasCost = granite ? 0n : calcBlockGasCost(config, parent.extras?.blockGasCost, parent.timestamp, timestamp)
+      const headerExtras: Record<string, bigint> = granite
+        ? { blockGasCost, timestampMilliseconds: timestamp * 1000n, minDelayExcess: INITIAL_DELAY_EXCESS }
+        : { blockGasCost }
+      return { baseFee, gasLimit: config.gasLimit, gasAvailable: config.gasLimit, headerExtras, blockGasCost, extraData: () => extra }
     },
     timestampForGas: (_parent, from) => from,
   }
+}
+
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
 }

@@ -71,9 +71,17 @@ export class Miner {
     // transaction does not fit yet, the block is built later, as a node's builder waits.
     if (pinned === undefined && candidates[0])
       timestamp = chain.feeRules.timestampForGas(chain.parentHeaderInfo(), timestamp, candidates[0].tx.gasLimit)
-    const fees = chain.nextFees(timestamp)
+    let fees = chain.nextFees(timestamp)
+    // Subnet-EVM before Granite: the block's tips must cover the block gas cost, which falls as
+    // time passes since the parent. A node's builder waits until they do; automine moves the
+    // block's timestamp forward the same way (see the README), unless the time is pinned.
+    if (pinned === undefined && fees.blockGasCost > 0n) {
+      const tips = candidates.reduce((sum, c) => sum + tipCover(c.tx, fees.baseFee), 0n)
+      for (let i = 0; i < 3600 && fees.blockGasCost > tips; i++) fees = chain.nextFees(++timestamp)
+    }
     const headerData = chain.nextHeaderData(timestamp, fees)
     const baseFee = fees.baseFee
+    await chain.hooks.beforeBlock?.(chain, { number: parent.number + 1n, timestamp, parentTimestamp: parent.block.header.timestamp })
 
     // Flushes cheat-code edits into the trie before the builder's checkpoint, so the new block's
     // state root includes them; kept on the block so replays start from the same state.
@@ -154,8 +162,9 @@ export class Miner {
       return { tx: entry.tx, hash: entry.hash, from: entry.from, index, blockNumber: block.header.number, blockHash: hash, receipt }
     })
 
-    const stored: StoredBlock = { block, hash, number: block.header.number, txs, preStateRoot }
+    const stored: StoredBlock = { block, hash, number: block.header.number, txs, preStateRoot, extras: fees.headerExtras }
     chain.store.append(stored)
+    await chain.hooks.afterHeadChange?.(chain)
     for (const { entry } of included) chain.pool.remove(entry.hash)
     if (timestamp > BigInt(chain.clock.now())) chain.clock.setTime(Number(timestamp))
     chain.events.emit('block', stored)
@@ -182,4 +191,15 @@ export class Miner {
     if (balance < want) return stateTransitionErrors.insufficientFunds({ from: entry.from, have: balance, want })
     return undefined
   }
+}
+
+/**
+ * What a transaction contributes to the block gas cost, at most (subnet-EVM `VerifyBlockFee`:
+ * effective tip × gas used ÷ base fee), counted with its gas limit before it runs.
+ */
+function tipCover(tx: PoolTx['tx'], baseFee: bigint): bigint {
+  if (baseFee === 0n) return 0n
+  const { feeCap, tipCap } = txFees(tx)
+  const tip = feeCap - baseFee < tipCap ? feeCap - baseFee : tipCap
+  return tip > 0n ? (tip * tx.gasLimit) / baseFee : 0n
 }

@@ -49,6 +49,8 @@ export type StoredBlock = {
    * the two blocks (replays and traces start here, not at the parent's header root).
    */
   preStateRoot?: Uint8Array
+  /** Rule-specific header fields beyond Ethereum's (`blockGasCost`, `minDelayExcess`…), from the fee rules. */
+  extras?: Record<string, bigint>
 }
 
 /** Events a chain emits; the indexer and subscriptions listen, nobody polls. */

@@ -38,10 +38,21 @@ function sortKeys(fields: Record<string, unknown>): Record<string, unknown> {
 function headerFields(chain: EvmChain, stored: StoredBlock): Record<string, unknown> {
   const h = stored.block.header
   const cancun = h.parentBeaconBlockRoot !== undefined
-  // Rule-specific header fields (Granite's minDelayExcess) exist from the first block on.
-  const extras = h.number === 0n ? {} : Object.fromEntries(Object.entries(chain.feeRules.headerExtras).map(([k, v]) => [k, toQuantity(v)]))
+  const extras = Object.fromEntries(Object.entries(stored.extras ?? {}).map(([k, v]) => [k, toQuantity(v)]))
+  const flavour =
+    chain.flavour === 'coreth'
+      ? {
+          // Granite: no block gas cost; no atomic transactions, so no atomic gas and the empty hash.
+          // Rule-specific fields (minDelayExcess) exist from the first block on.
+          ...(h.number === 0n ? {} : extras),
+          blockGasCost: '0x0',
+          extDataGasUsed: '0x0',
+          extDataHash: h.number === 0n ? ZERO_HASH : EMPTY_EXT_DATA_HASH,
+          timestampMilliseconds: toQuantity(h.timestamp * 1000n),
+        }
+      : extras // subnet-EVM: blockGasCost, and after Granite timestampMilliseconds and minDelayExcess
   return {
-    ...extras,
+    ...flavour,
     ...(h.baseFeePerGas !== undefined ? { baseFeePerGas: toQuantity(h.baseFeePerGas) } : {}),
     ...(cancun
       ? {
@@ -50,11 +61,7 @@ function headerFields(chain: EvmChain, stored: StoredBlock): Record<string, unkn
           parentBeaconBlockRoot: bytesToHex(h.parentBeaconBlockRoot!),
         }
       : {}),
-    // Granite: no block gas cost; no atomic transactions, so no atomic gas and the empty hash.
-    blockGasCost: '0x0',
     difficulty: toQuantity(h.difficulty),
-    extDataGasUsed: '0x0',
-    extDataHash: h.number === 0n ? ZERO_HASH : EMPTY_EXT_DATA_HASH,
     extraData: bytesToHex(h.extraData),
     gasLimit: toQuantity(h.gasLimit),
     gasUsed: toQuantity(h.gasUsed),
@@ -69,7 +76,6 @@ function headerFields(chain: EvmChain, stored: StoredBlock): Record<string, unkn
     sha3Uncles: bytesToHex(h.uncleHash),
     stateRoot: bytesToHex(h.stateRoot),
     timestamp: toQuantity(h.timestamp),
-    timestampMilliseconds: toQuantity(h.timestamp * 1000n),
     transactionsRoot: bytesToHex(h.transactionsTrie),
   }
 }

@@ -1,0 +1,70 @@
+import { InvalidArgumentError } from '../core/errors.js'
+import { TypedEmitter } from '../core/events.js'
+import type { Hex } from '../core/hex.js'
+
+/** One validator of a subnet or L1, as warp verification and the validators API read it. */
+export type ValidatorEntry = {
+  nodeId: string
+  weight: bigint
+  /** Compressed G1 BLS public key (48 bytes); undefined for a validator registered without one. */
+  blsPublicKey: Uint8Array | undefined
+  /** Unix seconds at which it started validating. */
+  startTime: bigint
+  /** `validationID` of an L1 validator (cb58); undefined for a subnet / primary validator. */
+  validationId?: string
+}
+
+export type ValidatorSetChange = { subnetId: string; validators: readonly ValidatorEntry[] }
+
+type Events = { change: ValidatorSetChange }
+
+/**
+ * Every subnet's validator set, in one place: warp verification, the validators API and health
+ * read it; the network options fill it today and P-chain transactions will change it (issue 5),
+ * so every change goes through {@link ValidatorRegistry.set} / `update` and is announced.
+ * Sets are kept per subnet id; a snapshot copies the map (entries are immutable).
+ */
+export class ValidatorRegistry {
+  readonly events = new TypedEmitter<Events>()
+  #sets = new Map<string, readonly ValidatorEntry[]>()
+
+  /** Replaces a subnet's validator set. Weights must be positive, node ids unique. */
+  set(subnetId: string, validators: readonly ValidatorEntry[]): void {
+    const seen = new Set<string>()
+    for (const v of validators) {
+      if (v.weight <= 0n) throw new InvalidArgumentError(`validator ${v.nodeId} of subnet ${subnetId} must have a positive weight, got ${v.weight}`)
+      if (seen.has(v.nodeId)) throw new InvalidArgumentError(`validator ${v.nodeId} appears twice in subnet ${subnetId}`)
+      seen.add(v.nodeId)
+    }
+    const frozen = Object.freeze(validators.map((v) => Object.freeze({ ...v })))
+    this.#sets.set(subnetId, frozen)
+    this.events.emit('change', { subnetId, validators: frozen })
+  }
+
+  /** The current set of a subnet (empty when it has none). */
+  get(subnetId: string): readonly ValidatorEntry[] {
+    return this.#sets.get(subnetId) ?? []
+  }
+
+  has(subnetId: string): boolean {
+    return this.#sets.has(subnetId)
+  }
+
+  subnetIds(): string[] {
+    return [...this.#sets.keys()]
+  }
+
+  totalWeight(subnetId: string): bigint {
+    return this.get(subnetId).reduce((sum, v) => sum + v.weight, 0n)
+  }
+
+  snapshot(): Map<string, readonly ValidatorEntry[]> {
+    return new Map(this.#sets)
+  }
+
+  restore(snapshot: Map<string, readonly ValidatorEntry[]>): void {
+    this.#sets = new Map(snapshot)
+  }
+}
+
+export const hexToBlsKey = (key: Hex): Uint8Array => Uint8Array.from(Buffer.from(key.slice(2), 'hex'))
