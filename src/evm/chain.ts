@@ -207,7 +207,7 @@ export class EvmChain {
     )
     const store = new ChainStore()
     const blockchain = new StoreBlockchain(store)
-    const vm = await createVM({ common, stateManager, blockchain, setHardfork: true })
+    const vm = await createVM({ common, stateManager, blockchain, setHardfork: true, evmOpts: { customOpcodes: [PREVRANDAO_IS_DIFFICULTY] } })
     options.hooks?.prepareVM?.(vm)
     const chain = new EvmChain({ options, common, vm, blockchain, stateManager, store, genesis })
     await chain.hooks.afterHeadChange?.(chain)
@@ -362,6 +362,20 @@ export class EvmChain {
   canSendUnsigned(from: Hex): boolean {
     return this.autoImpersonate || this.impersonated.has(from.toLowerCase() as Hex)
   }
+}
+
+/**
+ * PREVRANDAO (0x44) reads the difficulty, which is always 1 on Avalanche EVM chains (coreth and
+ * subnet-EVM `core/evm.go`: `Random` is set to `Difficulty` since Shanghai; before it the opcode
+ * was DIFFICULTY). ethereumjs would read the header's mixHash from Paris on.
+ */
+const PREVRANDAO_IS_DIFFICULTY = {
+  opcode: 0x44,
+  opcodeName: 'PREVRANDAO',
+  baseFee: 2,
+  logicFunction(runState: { stack: { push(value: bigint): void } }) {
+    runState.stack.push(1n)
+  },
 }
 
 export async function createEvmChain(options: EvmChainOptions): Promise<EvmChain> {

@@ -130,3 +130,14 @@ describe('EvmChain', () => {
     expect(chain.pool.size).toBe(0)
   })
 })
+
+describe('block context', () => {
+  it('PREVRANDAO reads the difficulty, 1, as coreth and subnet-EVM set it', async () => {
+    const network = await createNetwork()
+    const { call } = await import('../../src/evm/call.js')
+    // init code: PREVRANDAO PUSH0 MSTORE PUSH1 32 PUSH0 RETURN, so the call returns the value.
+    const result = await call(network.cChain, { data: hexToBytes('0x445f5260205ff3') }, 'latest')
+    expect(bytesToHex(result.returnValue)).toBe(`0x${'0'.repeat(63)}1`)
+    await network.close()
+  })
+})
