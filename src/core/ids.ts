@@ -14,6 +14,9 @@ export const NODE_ID_PREFIX = 'NodeID-'
 /** `ids.Empty`: the primary network's subnet id and the P-chain's blockchain id on every network. */
 export const EMPTY_ID = '11111111111111111111111111111111LpoYY'
 
+/** The primary network's subnet id is the empty id (`constants.PrimaryNetworkID`). */
+export const PRIMARY_NETWORK_ID = EMPTY_ID
+
 /** `ids.EmptyNodeID`, which avalanchego uses for "no node" (e.g. an L1 validator without one). */
 export const EMPTY_NODE_ID = 'NodeID-111111111111111111116DBWJs'
 

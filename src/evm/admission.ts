@@ -6,6 +6,7 @@ import type { EvmChain } from './chain.js'
 import { stateTransitionErrors, TxRejectedError, txPoolErrors } from './errors.js'
 import { txFees } from './pool.js'
 import { isUnsignedTx } from './unsignedTx.js'
+import { accessListOf } from './l1.js'
 
 /** geth `txMaxSize`: 4 slots of 32 KiB. */
 export const TX_MAX_SIZE = 4 * 32 * 1024
@@ -135,7 +136,14 @@ export async function validateForPool(
   const unsigned = isUnsignedTx(tx)
   const shape = txShape(tx)
   validateTxBasics(chain, shape, { unsigned })
-  const intrinsic = tx.getIntrinsicGas()
+  let intrinsic = tx.getIntrinsicGas()
+  if (chain.hooks.intrinsicGasDelta && 'accessList' in tx) {
+    try {
+      intrinsic += chain.hooks.intrinsicGasDelta(chain, accessListOf(tx.accessList))
+    } catch (error) {
+      throw new TxRejectedError((error as Error).message)
+    }
+  }
   if (tx.gasLimit < intrinsic) throw txPoolErrors.intrinsicGasTooLow({ from, gas: tx.gasLimit, needed: intrinsic })
   // coreth's tx-pool-price-limit; an impersonated sender's unsigned transaction may pay no tip.
   if (!unsigned && shape.tipCap < POOL_MIN_TIP) throw txPoolErrors.tipBelowMinimum({ tip: shape.tipCap, minTip: POOL_MIN_TIP })

@@ -169,7 +169,8 @@ export async function call(chain: EvmChain, request: CallRequest, tag: BlockTag,
     const refusal = feeCapRefusal(from, request, stored.block.header.baseFeePerGas)
     if (refusal) throw refusal
     await checkFunds(vm, from, gas, request)
-    const intrinsic = intrinsicGas({ data, isCreate: request.to === undefined, accessList: request.accessList })
+    // Warp predicates in the access list are verified for the call and priced as the chain prices them.
+    const intrinsic = intrinsicGas({ data, isCreate: request.to === undefined, accessList: request.accessList }) + (chain.hooks.beginCall?.(chain, request.accessList ?? []) ?? 0n)
     if (gas < intrinsic) throw stateTransitionErrors.intrinsicGasTooLow({ have: gas, want: intrinsic })
     const caller = createAddressFromString(from)
     const result = await vm.evm.runCall({

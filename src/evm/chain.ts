@@ -20,6 +20,7 @@ import { TxPool, type PoolTx } from './pool.js'
 import { ChainStore } from './store.js'
 import { StoreBlockchain } from './storeBlockchain.js'
 import type { BlockTag, ChainEvents, StoredBlock } from './types.js'
+import type { AccessListEntry } from './warp/predicate.js'
 
 /** Fees are not burned on Avalanche EVM chains: the whole fee goes to this coinbase. */
 export const BLACKHOLE_ADDRESS: Hex = '0x0100000000000000000000000000000000000000'
@@ -78,6 +79,13 @@ export type ChainHooks = {
   beforeBlock?(chain: EvmChain, block: { number: bigint; timestamp: bigint; parentTimestamp: bigint }): Promise<void>
   /** Refreshes what the hooks cache from the head's state; after genesis, each block and a revert. */
   afterHeadChange?(chain: EvmChain): Promise<void>
+  /**
+   * Before an eth_call / eth_estimateGas message runs with `accessList` (warp predicates are
+   * verified for it); returns the extra intrinsic gas its predicates cost. Under the lock.
+   */
+  beginCall?(chain: EvmChain, accessList: readonly AccessListEntry[]): bigint
+  /** Extra intrinsic gas of a pool transaction's access list (warp predicates); throws when one does not parse. */
+  intrinsicGasDelta?(chain: EvmChain, accessList: readonly AccessListEntry[]): bigint
   /** Why a transaction from `from` is refused at admission (tx allow list), if it is. Under the lock. */
   admissionRefusal?(chain: EvmChain, from: Hex): Promise<string | undefined>
   /** The coinbase of a block built now (reward manager, fee recipients). */

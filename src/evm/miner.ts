@@ -3,7 +3,7 @@ import { buildBlock, type RunTxResult } from '@ethereumjs/vm'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
 import { forkActiveAt } from './common.js'
-import { stateTransitionErrors, type TxRejectedError } from './errors.js'
+import { stateTransitionErrors, TxRejectedError } from './errors.js'
 import { txFees, type PoolTx } from './pool.js'
 import type { LogEntry, MinedTx, Receipt, StoredBlock } from './types.js'
 
@@ -186,6 +186,10 @@ export class Miner {
       if (chain.mining.mode !== 'auto') return 'hold'
       return stateTransitionErrors.feeCapTooLow({ from: entry.from, maxFeePerGas: feeCap, baseFee })
     }
+    // Subnet-EVM's tx allow list is also a block rule (state transition `preCheck`): a role can
+    // change between admission and the block.
+    const notAllowed = await chain.hooks.admissionRefusal?.(chain, entry.from)
+    if (notAllowed) return new TxRejectedError(notAllowed)
     const balance = (await chain.stateManager.getAccount(createAddressFromString(entry.from)))?.balance ?? 0n
     const want = entry.tx.gasLimit * feeCap + entry.tx.value
     if (balance < want) return stateTransitionErrors.insufficientFunds({ from: entry.from, have: balance, want })

@@ -6,6 +6,10 @@ import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccoun
 import { createSeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createAcp176FeeRules } from '../evm/acp176.js'
+import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
+import { createL1, type L1, type L1Options } from './l1.js'
+import { hexToBlsKey, ValidatorRegistry } from './validators.js'
+import { findWarpMessage, signWarpMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 
 export type NetworkOptions = {
@@ -22,6 +26,8 @@ export type NetworkOptions = {
   seed?: string
   clock?: ClockOptions
   mining?: MiningMode
+  /** L1s with their subnet-EVM chains, beside the C-chain. */
+  l1s?: L1Options[]
 }
 
 export const DEFAULT_DEV_BALANCE = 10_000n * 10n ** 18n
@@ -36,7 +42,11 @@ export type SimNode = {
 type NetworkSnapshot = {
   clock: ReturnType<Clock['snapshot']>
   chains: Map<string, ChainSnapshot>
+  validators: ReturnType<ValidatorRegistry['snapshot']>
 }
+
+/** Weight of each primary-network validator: 2,000 AVAX in nAVAX, as in the local genesis. */
+export const PRIMARY_VALIDATOR_WEIGHT = 2_000_000_000_000n
 
 /**
  * The whole emulated network: one clock, the nodes, and the chains (the C-chain today). It owns
@@ -51,6 +61,10 @@ export class Network {
   /** Private keys of the dev accounts by lower-case address (eth_sendTransaction signs with them). */
   readonly signers: ReadonlyMap<Hex, Uint8Array>
   readonly cChain: EvmChain
+  /** L1s in the order the options gave them. */
+  readonly l1s: L1[]
+  /** Every subnet's validator set (the primary network's under its subnet id). */
+  readonly validators: ValidatorRegistry
   readonly #snapshots = new Map<bigint, NetworkSnapshot>()
   #nextSnapshotId = 1n
   #initial: NetworkSnapshot | undefined
@@ -62,6 +76,8 @@ export class Network {
     nodes: SimNode[]
     devAccounts: DevAccount[]
     cChain: EvmChain
+    l1s: L1[]
+    validators: ValidatorRegistry
   }) {
     this.presetName = init.presetName
     this.preset = NETWORK_PRESETS[init.presetName]
@@ -70,6 +86,8 @@ export class Network {
     this.devAccounts = init.devAccounts
     this.signers = new Map(init.devAccounts.map((a) => [a.address.toLowerCase() as Hex, hexToBytes(a.privateKey)]))
     this.cChain = init.cChain
+    this.l1s = init.l1s
+    this.validators = init.validators
   }
 
   static async create(options: NetworkOptions = {}): Promise<Network> {
@@ -107,30 +125,75 @@ export class Network {
       },
       mining: options.mining,
     })
-    const network = new Network({ presetName, clock, nodes, devAccounts, cChain })
+    const validators = new ValidatorRegistry()
+    const startTime = BigInt(INITIALLY_ACTIVE_TIME)
+    validators.set(PRIMARY_NETWORK_ID, nodes.map((n) => ({ nodeId: n.nodeId, weight: PRIMARY_VALIDATOR_WEIGHT, blsPublicKey: hexToBlsKey(n.identity.blsPublicKey), startTime })))
+    const l1s: L1[] = []
+    for (const l1Options of options.l1s ?? []) {
+      if (l1s.some((l) => l.name === l1Options.name) || l1Options.name === 'C' || l1Options.name === 'X' || l1Options.name === 'P')
+        throw new InvalidArgumentError(`L1 name ${JSON.stringify(l1Options.name)} is already taken`)
+      const { l1, validators: set } = await createL1(l1Options, {
+        preset,
+        clock,
+        random,
+        nodes: nodes.map((n) => ({ nodeId: n.nodeId, blsPublicKey: n.identity.blsPublicKey })),
+        mining: options.mining,
+        warp: ({ blockchainIdBytes, subnetIdBytes }) => ({
+          networkId: preset.networkId,
+          blockchainId: blockchainIdBytes,
+          subnetId: subnetIdBytes,
+          subnetOf: (chainId) => subnetOfChain(preset, l1s, chainId),
+          validatorsOf: (subnetId) => validators.get(idToString(subnetId)),
+        }),
+      })
+      validators.set(l1.subnetId, set)
+      l1s.push(l1)
+    }
+    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators })
     network.#initial = await network.#capture()
     if (clock.mode === 'realtime') network.#startTimer()
     return network
   }
 
   get chains(): EvmChain[] {
-    return [this.cChain]
+    return [this.cChain, ...this.l1s.map((l) => l.chain)]
   }
 
-  /** Finds an EVM chain by alias (`C`), blockchain id or EVM chain id. */
+  /** Finds an EVM chain by alias (`C`, an L1's name) or blockchain id. */
   chain(id: string): EvmChain | undefined {
     if (id === 'C' || id === 'evm' || id === this.preset.cChainId) return this.cChain
-    return undefined
+    return this.l1(id)?.chain
+  }
+
+  /** Whether a blockchain id is the P-, X- or C-chain's. */
+  chainIsPrimary(id: string): boolean {
+    return id === this.preset.pChainId || id === this.preset.xChainId || id === this.preset.cChainId
+  }
+
+  /** An unsigned warp message an L1 sent, by message id (see {@link findWarpMessage}). */
+  warpMessage(id: Hex | Uint8Array): Uint8Array | undefined {
+    return findWarpMessage(this, id)
+  }
+
+  /** The signed form of an unsigned warp message, signed by its source subnet's validators. */
+  signWarpMessage(unsigned: Uint8Array, options?: SignWarpOptions): Uint8Array {
+    return signWarpMessage(this, unsigned, options)
+  }
+
+  /** Finds an L1 by name or blockchain id. */
+  l1(id: string): L1 | undefined {
+    return this.l1s.find((l) => l.name === id || l.blockchainId === id)
   }
 
   async #capture(): Promise<NetworkSnapshot> {
     const chains = new Map<string, ChainSnapshot>()
     for (const chain of this.chains) chains.set(chain.alias, await chain.snapshot())
-    return { clock: this.clock.snapshot(), chains }
+    return { clock: this.clock.snapshot(), chains, validators: this.validators.snapshot() }
   }
 
   async #restore(snapshot: NetworkSnapshot): Promise<void> {
     this.clock.restore(snapshot.clock)
+    this.validators.restore(snapshot.validators)
     for (const chain of this.chains) await chain.revert(snapshot.chains.get(chain.alias)!)
   }
 
@@ -192,6 +255,13 @@ export class Network {
     this.#timer = undefined
     for (const chain of this.chains) chain.events.removeAllListeners()
   }
+}
+
+/** The subnet a blockchain belongs to: an L1's subnet, or the primary network for P, X and C. */
+function subnetOfChain(preset: NetworkPreset, l1s: readonly L1[], chainId: Uint8Array): Uint8Array | undefined {
+  const id = idToString(chainId)
+  if (id === preset.pChainId || id === preset.xChainId || id === preset.cChainId) return new Uint8Array(32)
+  return l1s.find((l) => l.blockchainId === id)?.subnetIdBytes
 }
 
 export async function createNetwork(options: NetworkOptions = {}): Promise<Network> {

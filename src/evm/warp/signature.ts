@@ -1,0 +1,222 @@
+import { bls12_381 } from '@noble/curves/bls12-381.js'
+import { InvalidArgumentError } from '../../core/errors.js'
+import { BLS_SIGNATURE_DST } from '../../core/keys.js'
+import {
+  bitSetFromIndexes,
+  bitSetContains,
+  bitSetLength,
+  encodeUnsignedMessage,
+  isMinimalBitSet,
+  parseMessage,
+  WarpError,
+  type BitSetSignature,
+  type SignedMessage,
+  type UnsignedMessage,
+} from './codec.js'
+
+/**
+ * Warp signatures (avalanchego `vms/platformvm/warp/signature.go`, `validator.go`,
+ * `snow/validators/warp.go`): the canonical validator set, signing with a subset of it, and
+ * `BitSetSignature.Verify` with its error texts.
+ */
+
+/** `WarpDefaultQuorumNumerator`, used when the config's numerator is 0. */
+export const WARP_DEFAULT_QUORUM_NUMERATOR = 67n
+export const WARP_QUORUM_DENOMINATOR = 100n
+
+const MAX_UINT64 = (1n << 64n) - 1n
+
+type G1Point = ReturnType<typeof bls12_381.G1.Point.fromBytes>
+
+export type WarpValidatorInput = {
+  nodeId: string
+  weight: bigint | number
+  /** 48-byte compressed G1 key; validators without one count in the total weight only. */
+  blsPublicKey?: Uint8Array | undefined
+}
+
+export type WarpValidator = {
+  /** 48-byte compressed key. */
+  publicKey: Uint8Array
+  /** 96-byte uncompressed key: the sort key of the canonical order. */
+  publicKeyBytes: Uint8Array
+  /** Sum of the weights of every validator with this key. */
+  weight: bigint
+  /** The node ids sharing this key, in input order. */
+  nodeIds: string[]
+  point: G1Point
+}
+
+/** `validators.WarpSet`. */
+export type WarpValidatorSet = {
+  /** Validators with a BLS key, merged by key and sorted by uncompressed key bytes; bit i of a signature is validators[i]. */
+  validators: WarpValidator[]
+  /** Weight of every validator, with or without a key. */
+  totalWeight: bigint
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!
+  return a.length - b.length
+}
+
+function decodePublicKey(bytes: Uint8Array, nodeId: string): G1Point {
+  let point: G1Point
+  try {
+    point = bls12_381.G1.Point.fromBytes(bytes)
+  } catch {
+    throw new InvalidArgumentError(`validator ${nodeId}: couldn't decompress public key`)
+  }
+  if (point.is0()) throw new InvalidArgumentError(`validator ${nodeId}: invalid public key`)
+  return point
+}
+
+/**
+ * `validators.FlattenValidatorSet`: keyless validators add to the total weight only; validators
+ * sharing a key become one entry with the summed weight; entries sort by uncompressed key.
+ * Throws on a key that does not decode or a total weight over uint64 (`overflow`).
+ */
+export function canonicalValidatorSet(validators: readonly WarpValidatorInput[]): WarpValidatorSet {
+  const byKey = new Map<string, WarpValidator>()
+  let totalWeight = 0n
+  for (const v of validators) {
+    const weight = BigInt(v.weight)
+    if (weight < 0n || weight > MAX_UINT64) throw new InvalidArgumentError(`validator ${v.nodeId}: weight must be a uint64 but got ${weight}`)
+    totalWeight += weight
+    if (totalWeight > MAX_UINT64) throw new InvalidArgumentError('overflow')
+    if (!v.blsPublicKey) continue
+    const point = decodePublicKey(v.blsPublicKey, v.nodeId)
+    const publicKeyBytes = point.toBytes(false)
+    const key = Buffer.from(publicKeyBytes).toString('hex')
+    let entry = byKey.get(key)
+    if (!entry) {
+      entry = { publicKey: point.toBytes(true), publicKeyBytes, weight: 0n, nodeIds: [], point }
+      byKey.set(key, entry)
+    }
+    entry.weight += weight
+    entry.nodeIds.push(v.nodeId)
+  }
+  const sorted = [...byKey.values()].sort((a, b) => compareBytes(a.publicKeyBytes, b.publicKeyBytes))
+  return { validators: sorted, totalWeight }
+}
+
+/**
+ * Signs `unsigned` as the given validators would and aggregates: bit i set for each signer whose
+ * public key is canonical validator i (several signers sharing a key sign once). Throws when a
+ * signer is not in the set or there is no signer.
+ */
+export function signMessage(
+  unsigned: UnsignedMessage | Uint8Array,
+  signers: readonly { blsSecretKey: Uint8Array }[],
+  set: WarpValidatorSet,
+): BitSetSignature {
+  const unsignedBytes = unsigned instanceof Uint8Array ? unsigned : encodeUnsignedMessage(unsigned)
+  const { longSignatures } = bls12_381
+  const indexByKey = new Map(set.validators.map((v, i) => [Buffer.from(v.publicKey).toString('hex'), i]))
+  const chosen = new Map<number, Uint8Array>()
+  for (const signer of signers) {
+    const key = Buffer.from(longSignatures.getPublicKey(signer.blsSecretKey).toBytes(true)).toString('hex')
+    const index = indexByKey.get(key)
+    if (index === undefined) throw new InvalidArgumentError(`signer with BLS key 0x${key} is not in the validator set`)
+    chosen.set(index, signer.blsSecretKey)
+  }
+  if (chosen.size === 0) throw new InvalidArgumentError('no signatures')
+  const hashed = longSignatures.hash(unsignedBytes, BLS_SIGNATURE_DST)
+  const signatures = [...chosen.values()].map((secretKey) => longSignatures.sign(hashed, secretKey))
+  const aggregate = longSignatures.aggregateSignatures(signatures)
+  return {
+    signers: bitSetFromIndexes(chosen.keys()),
+    signature: longSignatures.Signature.toBytes(aggregate),
+  }
+}
+
+export type VerifyWarpMessageArgs = {
+  /** Signed message bytes (as in a predicate) or a parsed message. */
+  message: Uint8Array | SignedMessage
+  /** This chain's network id. */
+  networkId: number
+  /** The source subnet's canonical set at the block's P-chain height. */
+  validators: WarpValidatorSet
+  /** The warp config's numerator; 0 or absent means 67. */
+  quorumNumerator?: bigint | number
+  /** 100 unless given. */
+  quorumDenominator?: bigint | number
+}
+
+/**
+ * `BitSetSignature.Verify`, wrapped as `warp.Config.VerifyPredicate` wraps it. Returns undefined
+ * when valid, otherwise the error text:
+ * `cannot verify warp signature: wrong networkID` | `…: bitset is invalid` |
+ * `…: unknown validator: NumIndices (i) >= NumFilteredValidators (n)` |
+ * `…: signature weight is insufficient: num*total > den*signed` |
+ * `…: failed to parse signature: couldn't decompress signature` | `…: no public keys` |
+ * `…: signature is invalid`. Bytes that do not parse give `cannot parse warp message: …`.
+ * Choosing the source subnet's set (see {@link warpSourceSubnet}) is the caller's job.
+ */
+export function verifyWarpMessage(args: VerifyWarpMessageArgs): string | undefined {
+  let message: SignedMessage
+  if (args.message instanceof Uint8Array) {
+    try {
+      message = parseMessage(args.message)
+    } catch (error) {
+      if (error instanceof WarpError) return `cannot parse warp message: ${error.message}`
+      throw error
+    }
+  } else message = args.message
+  const error = verifySignature(message, args)
+  return error === undefined ? undefined : `cannot verify warp signature: ${error}`
+}
+
+function verifySignature(message: SignedMessage, args: VerifyWarpMessageArgs): string | undefined {
+  const quorumNum = BigInt(args.quorumNumerator ?? 0) === 0n ? WARP_DEFAULT_QUORUM_NUMERATOR : BigInt(args.quorumNumerator!)
+  const quorumDen = BigInt(args.quorumDenominator ?? WARP_QUORUM_DENOMINATOR)
+  if (message.unsigned.networkId !== args.networkId) return 'wrong networkID'
+  const { signers: bits, signature } = message.signature
+  if (!isMinimalBitSet(bits)) return 'bitset is invalid'
+  const { validators, totalWeight } = args.validators
+  const bitLength = bitSetLength(bits)
+  if (bitLength > validators.length)
+    return `unknown validator: NumIndices (${bitLength - 1}) >= NumFilteredValidators (${validators.length})`
+  const signers = validators.filter((_, i) => bitSetContains(bits, i))
+  const signedWeight = signers.reduce((sum, v) => sum + v.weight, 0n)
+  if (totalWeight * quorumNum > signedWeight * quorumDen)
+    return `signature weight is insufficient: ${quorumNum}*${totalWeight} > ${quorumDen}*${signedWeight}`
+  const { longSignatures } = bls12_381
+  let sig: ReturnType<typeof longSignatures.Signature.fromBytes>
+  try {
+    sig = longSignatures.Signature.fromBytes(signature)
+  } catch {
+    return "failed to parse signature: couldn't decompress signature"
+  }
+  if (signers.length === 0) return 'no public keys'
+  const aggregate = longSignatures.aggregatePublicKeys(signers.map((v) => v.point))
+  let ok: boolean
+  try {
+    ok = !aggregate.is0() && longSignatures.verify(sig, longSignatures.hash(message.unsignedBytes, BLS_SIGNATURE_DST), aggregate)
+  } catch {
+    ok = false
+  }
+  return ok ? undefined : 'signature is invalid'
+}
+
+/** `constants.PrimaryNetworkID` / `constants.PlatformChainID`: 32 zero bytes. */
+const isEmptyId = (id: Uint8Array): boolean => id.length === 32 && id.every((b) => b === 0)
+
+/**
+ * Whose validators must have signed (`warp.Config.VerifyPredicate`): the source chain's subnet,
+ * except that a message from the primary network (C-chain, X-chain, P-chain) is checked against
+ * this chain's own subnet unless `requirePrimaryNetworkSigners` is set, and always so for the P-chain.
+ */
+export function warpSourceSubnet(args: {
+  sourceChainId: Uint8Array
+  /** The subnet the source chain belongs to. */
+  sourceSubnetId: Uint8Array
+  /** This chain's subnet. */
+  ownSubnetId: Uint8Array
+  requirePrimaryNetworkSigners: boolean
+}): Uint8Array {
+  if (isEmptyId(args.sourceSubnetId) && (!args.requirePrimaryNetworkSigners || isEmptyId(args.sourceChainId)))
+    return args.ownSubnetId
+  return args.sourceSubnetId
+}

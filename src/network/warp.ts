@@ -1,0 +1,67 @@
+import { hexToBytes } from '@ethereumjs/util'
+import { InvalidArgumentError, NotFoundError } from '../core/errors.js'
+import { bytesToHex, type Hex } from '../core/hex.js'
+import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
+import { abiDecodeBytes } from '../evm/warp/abi.js'
+import { encodeMessage, messageId as computeMessageId, parseUnsignedMessage } from '../evm/warp/codec.js'
+import { SEND_WARP_MESSAGE_TOPIC } from '../evm/warp/precompile.js'
+import { WARP_ADDRESS } from '../evm/warp/predicate.js'
+import { canonicalValidatorSet, signMessage } from '../evm/warp/signature.js'
+import type { Network } from './network.js'
+
+export type SignWarpOptions = {
+  /** Node indexes that sign; every simulated validator of the source subnet by default. */
+  signers?: number[]
+}
+
+/**
+ * A warp message an L1 sent (`sendWarpMessage`), by message id: the unsigned message bytes as
+ * the `SendWarpMessage` log carries them, read from accepted blocks (so a revert forgets it).
+ */
+export function findWarpMessage(network: Network, id: Hex | Uint8Array): Uint8Array | undefined {
+  const wanted = (typeof id === 'string' ? id : bytesToHex(id)).toLowerCase()
+  for (const l1 of network.l1s) {
+    const store = l1.chain.store
+    for (let n = store.height; n >= 0n; n--) {
+      const block = store.byNumber(n)
+      for (const tx of block?.txs ?? [])
+        for (const log of tx.receipt.logs)
+          if (log.address === WARP_ADDRESS && log.topics[0] === SEND_WARP_MESSAGE_TOPIC && log.topics[2] === wanted)
+            return abiDecodeBytes(hexToBytes(log.data))
+    }
+  }
+  return undefined
+}
+
+/**
+ * Signs an unsigned warp message with the BLS keys of the source chain's validators, as
+ * validators answer signature requests, and aggregates: the signed message a relayer puts in the
+ * destination transaction's access list. The source chain's subnet decides the signers (the
+ * primary network for C, X and P).
+ */
+export function signWarpMessage(network: Network, unsigned: Uint8Array, options: SignWarpOptions = {}): Uint8Array {
+  const message = parseUnsignedMessage(unsigned)
+  if (message.networkId !== network.preset.networkId)
+    throw new InvalidArgumentError(`warp message is for network ${message.networkId}, not ${network.preset.networkId}`)
+  const source = idToString(message.sourceChainId)
+  const subnetId = network.l1(source)?.subnetId ?? (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
+  if (subnetId === undefined) throw new NotFoundError(`unknown source chain ${source}`)
+  const validators = network.validators.get(subnetId)
+  const set = canonicalValidatorSet(validators)
+  const byNodeId = new Map(network.nodes.map((n) => [n.nodeId, n]))
+  const chosen = options.signers
+    ? options.signers.map((index) => {
+        const node = network.nodes[index]
+        if (!node) throw new InvalidArgumentError(`node ${index} does not exist`)
+        if (!validators.some((v) => v.nodeId === node.nodeId)) throw new InvalidArgumentError(`node ${index} (${node.nodeId}) does not validate subnet ${subnetId}`)
+        return node
+      })
+    : validators.flatMap((v) => byNodeId.get(v.nodeId) ?? [])
+  const signature = signMessage(unsigned, chosen.map((n) => ({ blsSecretKey: n.identity.blsSecretKey })), set)
+  return encodeMessage(unsigned, signature)
+}
+
+/** The id of an unsigned message (sha256 of its bytes). */
+export function warpMessageId(unsigned: Uint8Array): Hex {
+  return bytesToHex(computeMessageId(unsigned))
+}
