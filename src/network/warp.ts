@@ -12,6 +12,8 @@ import type { Network } from './network.js'
 export type SignWarpOptions = {
   /** Node indexes that sign; every simulated validator of the source subnet by default. */
   signers?: number[]
+  /** Sign with this subnet's validators instead of the source chain's (warp_getMessageAggregateSignature's subnetID). */
+  subnetId?: string
 }
 
 /**
@@ -44,7 +46,7 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
   if (message.networkId !== network.preset.networkId)
     throw new InvalidArgumentError(`warp message is for network ${message.networkId}, not ${network.preset.networkId}`)
   const source = idToString(message.sourceChainId)
-  const subnetId = network.l1(source)?.subnetId ?? (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
+  const subnetId = options.subnetId ?? network.l1(source)?.subnetId ?? (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
   if (subnetId === undefined) throw new NotFoundError(`unknown source chain ${source}`)
   const validators = network.validators.get(subnetId)
   const set = canonicalValidatorSet(validators)

@@ -11,6 +11,7 @@
  * unknown keys are ignored and keys match case-insensitively (encoding/json); only the first JSON
  * value of a body is read; and some errors are written without the trailing newline of the rest.
  */
+import { stringifyJson } from '../evm/config/json.js'
 import {
   InvalidParamsError,
   InvalidRequestError,
@@ -253,10 +254,17 @@ const GO_ESCAPED = /[<>&\u2028\u2029]/g
 
 /**
  * JSON as Go's encoding/json writes it: HTML characters and U+2028/U+2029 escaped (they can only
- * occur inside strings). A value JSON cannot hold (a bigint) throws, like a Go marshal error.
+ * occur inside strings), bigints as bare numbers.
  */
 export function encodeJSON(value: unknown): string {
-  const text = JSON.stringify(value)
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch (error) {
+    // Go writes big integers (a fee config's *big.Int) as bare numbers; results carry them as bigints.
+    if (!(error instanceof TypeError)) throw error
+    text = stringifyJson(value)
+  }
   if (text === undefined) return 'null'
   return text.replace(GO_ESCAPED, (c) => GO_ESCAPES[c] as string)
 }

@@ -1,4 +1,7 @@
-import { createPublicClient, createWalletClient, custom, defineChain, type Chain } from 'viem'
+import { createPublicClient, createWalletClient, custom, defineChain, type Account, type Chain, type PublicClient, type Transport, type WalletClient } from 'viem'
+import type { EIP1193Provider } from '../../src/rpc/provider.js'
+import type { Network } from '../../src/network/network.js'
+import type { L1 } from '../../src/network/l1.js'
 import { mnemonicToAccount } from 'viem/accounts'
 import { createNetwork, type NetworkOptions } from '../../src/network/network.js'
 import { createEIP1193Provider } from '../../src/rpc/provider.js'
@@ -33,13 +36,21 @@ export function testGenesis(config: Record<string, unknown> = {}, extra: Record<
   }
 }
 
-export async function l1Network(genesis: unknown, options: Partial<NetworkOptions> & { upgrade?: unknown } = {}) {
+export type L1Harness = {
+  network: Network
+  l1: L1
+  provider: EIP1193Provider
+  publicClient: PublicClient<Transport, Chain>
+  wallet: (account: (typeof accounts)[0]) => WalletClient<Transport, Chain, Account>
+}
+
+export async function l1Network(genesis: unknown, options: Partial<NetworkOptions> & { upgrade?: unknown } = {}): Promise<L1Harness> {
   const { upgrade, ...rest } = options
   const network = await createNetwork({ ...rest, l1s: [{ name: 'dex', genesis, upgrade }] })
   const l1 = network.l1s[0]!
   const provider = createEIP1193Provider({ network, chain: l1.chain })
   const chain: Chain = defineChain({ id: Number(l1.chain.chainId), name: 'dex', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: ['http://unused'] } } })
-  const publicClient = createPublicClient({ chain, transport: custom(provider) })
+  const publicClient = createPublicClient({ chain, transport: custom(provider) }) as PublicClient<Transport, Chain>
   const wallet = (account: typeof accounts[0]) => createWalletClient({ chain, account, transport: custom(provider) })
   return { network, l1, provider, publicClient, wallet }
 }

@@ -14,8 +14,11 @@ const SERVED = {
     'eth_getBlockTransactionCountByHash', 'eth_getTransactionByHash', 'eth_getTransactionByBlockNumberAndIndex',
     'eth_getTransactionByBlockHashAndIndex', 'eth_getTransactionReceipt', 'eth_getBlockReceipts', 'eth_getLogs',
     'eth_newFilter', 'eth_newBlockFilter', 'eth_newPendingTransactionFilter', 'eth_getFilterChanges',
-    'eth_getFilterLogs', 'eth_uninstallFilter', 'eth_getProof',
+    'eth_getFilterLogs', 'eth_uninstallFilter', 'eth_getProof', 'eth_getChainConfig',
+    // subnet-EVM only (the C-chain answers them as unknown methods):
+    'eth_feeConfig', 'eth_getActivePrecompilesAt', 'eth_getActiveRulesAt',
   ],
+  warp: ['warp_getMessage', 'warp_getMessageAggregateSignature'],
   debug: ['debug_traceTransaction', 'debug_traceCall'],
   txpool: ['txpool_status', 'txpool_content', 'txpool_inspect'],
   cheats: [

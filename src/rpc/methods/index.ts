@@ -5,6 +5,7 @@ import { debugMethods } from './debug/index.js'
 import { ethMethods } from './eth/index.js'
 import { netMethods } from './net/index.js'
 import { txpoolMethods } from './txpool/index.js'
+import { warpMethods } from './warp/index.js'
 import { web3Methods } from './web3/index.js'
 
 /**
@@ -12,5 +13,5 @@ import { web3Methods } from './web3/index.js'
  * socket (eth_subscribe) are added by the WebSocket route.
  */
 export function createEthMethods(): Record<string, RpcMethod<any, any, EthContext>> {
-  return { ...web3Methods, ...netMethods, ...ethMethods, ...txpoolMethods, ...debugMethods, ...cheatMethods }
+  return { ...web3Methods, ...netMethods, ...ethMethods, ...txpoolMethods, ...debugMethods, ...cheatMethods, ...warpMethods }
 }

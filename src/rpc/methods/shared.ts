@@ -1,7 +1,10 @@
 import type { BlockTag } from '../../evm/types.js'
 import { hexToBytes } from '@ethereumjs/util'
 import { createParser, jsonKind, UnmarshalTypeError, type BlockNumber, type BlockNumberOrHash } from '../params.js'
-import { InvalidParamsError, RpcServerError } from '../errors.js'
+import { InvalidParamsError, MethodNotFoundError, RpcServerError } from '../errors.js'
+import type { EthContext } from '../context.js'
+import type { RpcMethod } from '../dispatcher.js'
+import type { L1 } from '../../network/l1.js'
 
 /** An EIP-1898 block reference or a plain number/tag as the chain resolves it. */
 export function toBlockTag(ref: BlockNumberOrHash | BlockNumber | undefined): BlockTag {
@@ -30,3 +33,41 @@ export const hash32Loose = createParser('rpc.ID', (raw) => {
   if (typeof raw !== 'string') throw new UnmarshalTypeError(jsonKind(raw), 'rpc.ID', true)
   return raw.toLowerCase() as `0x${string}`
 })
+
+/**
+ * The L1 behind the context's chain, for methods only subnet-EVM serves: on the C-chain (coreth)
+ * they do not exist, and answer as an unknown method does.
+ */
+export function l1Of(ctx: EthContext, method: string): L1 {
+  const l1 = ctx.chain.flavour === 'subnet-evm' ? ctx.network.l1s.find((l) => l.chain === ctx.chain) : undefined
+  if (!l1) throw new MethodNotFoundError(method)
+  return l1
+}
+
+/**
+ * A Go `*uint64` argument decoded by encoding/json: a JSON number that is a non-negative integer.
+ * A hex string (as some SDKs send) fails as the node fails it.
+ */
+export const jsonUint64 = createParser('uint64', (raw) => {
+  if (typeof raw !== 'number') throw new UnmarshalTypeError(jsonKind(raw), 'uint64', true)
+  if (!Number.isInteger(raw) || raw < 0 || raw > 2 ** 64 - 1) throw new UnmarshalTypeError(`number ${raw}`, 'uint64', true)
+  return BigInt(raw)
+})
+
+/**
+ * A method only subnet-EVM chains serve: on the C-chain it is unknown, before its params are
+ * even read (coreth has no such method to parse them).
+ */
+export function defineSubnetEvmMethod<P, R>(
+  name: string,
+  params: (raw: unknown) => P,
+  handler: (params: P, ctx: EthContext, l1: L1) => R | Promise<R>,
+): RpcMethod<unknown, R, EthContext> {
+  return {
+    params: (raw) => raw,
+    handler: (raw, ctx) => {
+      const l1 = l1Of(ctx, name)
+      return handler(params(raw), ctx, l1)
+    },
+  }
+}

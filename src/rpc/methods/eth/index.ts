@@ -6,7 +6,11 @@ import { eth_call } from './eth_call.js'
 import { eth_chainId } from './eth_chainId.js'
 import { eth_coinbase } from './eth_coinbase.js'
 import { eth_estimateGas } from './eth_estimateGas.js'
+import { eth_feeConfig } from './eth_feeConfig.js'
 import { eth_feeHistory } from './eth_feeHistory.js'
+import { eth_getActivePrecompilesAt } from './eth_getActivePrecompilesAt.js'
+import { eth_getActiveRulesAt } from './eth_getActiveRulesAt.js'
+import { eth_getChainConfig } from './eth_getChainConfig.js'
 import { eth_gasPrice } from './eth_gasPrice.js'
 import { eth_getBalance } from './eth_getBalance.js'
 import { eth_getBlockByHash } from './eth_getBlockByHash.js'
@@ -43,6 +47,10 @@ export const ethMethods = {
   eth_coinbase,
   eth_estimateGas,
   eth_feeHistory,
+  eth_feeConfig,
+  eth_getChainConfig,
+  eth_getActivePrecompilesAt,
+  eth_getActiveRulesAt,
   eth_gasPrice,
   eth_getBalance,
   eth_getBlockByHash,
