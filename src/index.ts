@@ -19,6 +19,11 @@ export { DEFAULT_MNEMONIC, type DevAccount, type NodeIdentity } from './core/key
 export type { ClockMode, ClockOptions } from './core/clock.js'
 export type { EvmChain, MiningMode } from './evm/chain.js'
 export type { Hex } from './core/hex.js'
+export type { L1, L1Options } from './network/l1.js'
+export { ValidatorRegistry, type ValidatorEntry } from './network/validators.js'
+export { signWarpMessage, findWarpMessage, warpMessageId, type SignWarpOptions } from './network/warp.js'
+export { packPredicate, packPredicateHex, WARP_ADDRESS } from './evm/warp/predicate.js'
+export { parseUnsignedMessage, parseMessage } from './evm/warp/codec.js'
 
 export type DevnetOptions = NetworkOptions & {
   /** Default `127.0.0.1`. */
