@@ -8,11 +8,12 @@
  */
 import { request } from 'node:http'
 import { createRequire } from 'node:module'
-import { realpathSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DEFAULT_HOST, DEFAULT_PORT } from './api/server.js'
 import { BaseError, InvalidArgumentError } from './core/errors.js'
+import type { L1Options } from './network/l1.js'
 import { DEFAULT_DERIVATION_PATH, DEFAULT_MNEMONIC } from './core/keys.js'
 import type { MiningMode } from './evm/chain.js'
 import { startDevnet, type Devnet, type DevnetOptions } from './index.js'
@@ -56,6 +57,9 @@ Options for start:
   --accounts <n>        dev accounts to fund (default 20)
   --balance <tokens>    balance of each dev account in AVAX (default 10000)
   --block-time <secs>   mine a block every <secs> seconds (default: one block per transaction)
+  --l1 <name>=<file>[,<upgrade file>]
+                        add an L1 whose subnet-EVM chain has this genesis (and upgrade.json);
+                        repeatable; served at /ext/bc/<name>/rpc
 
   -h, --help            show this help
   -v, --version         print the version
@@ -70,6 +74,7 @@ const OPTIONS = {
   accounts: { type: 'string' },
   balance: { type: 'string' },
   'block-time': { type: 'string' },
+  l1: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -150,9 +155,24 @@ function parseCommandLine(argv: string[]): { command?: string; options: DevnetOp
     // Block timestamps follow the wall clock in the CLI, as anvil's do.
     clock: { mode: 'realtime' },
     mining: values['block-time'] === undefined ? { mode: 'auto' } : blockTime(values['block-time']),
+    l1s: (values.l1 ?? []).map(l1Option),
   }
   if (options.host === '') throw new UsageError('--host must not be empty')
   return { command: positionals[0], options, help: values.help === true, version: values.version === true }
+}
+
+/** `--l1 name=genesis.json[,upgrade.json]`: the files are read now, so a typo fails before the start. */
+function l1Option(text: string): L1Options {
+  const match = /^([^=]+)=([^,]+)(?:,(.+))?$/.exec(text)
+  if (!match) throw new UsageError(`--l1 must be <name>=<genesis file>[,<upgrade file>], got "${text}"`)
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8')
+    } catch (error) {
+      throw new UsageError(`--l1 ${match[1]}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    }
+  }
+  return { name: match[1]!, genesis: read(match[2]!), ...(match[3] ? { upgrade: read(match[3]) } : {}) }
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {
@@ -210,11 +230,13 @@ function banner(devnet: Devnet, options: DevnetOptions): string {
     field('X-Chain', preset.xChainId),
     field('C-Chain', `${preset.cChainId} (EVM chain id ${preset.evmChainId})`),
     field('Mining', mining),
+    ...network.l1s.map((l1) => field(`L1 ${l1.name}`, `${l1.blockchainId} (EVM chain id ${l1.chain.chainId}, subnet ${l1.subnetId})`)),
     '',
     'Endpoints',
     rule,
     field('HTTP', devnet.rpcUrl()),
     field('WebSocket', devnet.wsUrl()),
+    ...network.l1s.flatMap((l1) => [field(`HTTP (${l1.name})`, devnet.rpcUrl(l1.name)), field(`WebSocket (${l1.name})`, devnet.wsUrl(l1.name))]),
     '',
     'Available Accounts',
     rule,

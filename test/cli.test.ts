@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runCli, USAGE, type CliResult } from '../src/cli.js'
 import { startDevnet } from '../src/index.js'
@@ -100,6 +101,29 @@ describe('l1sim start', () => {
     } finally {
       await result.devnet?.close()
     }
+  })
+
+  it('adds L1s from genesis files (--l1 name=genesis[,upgrade]) and prints their ids and URLs', async () => {
+    const fixtures = fileURLToPath(new URL('./fixtures/l1/', import.meta.url))
+    const result = await run('start', '--port', '0', '--l1', `dex=${fixtures}genesis.json,${fixtures}upgrade.json`)
+    try {
+      const l1 = result.devnet!.network.l1s[0]!
+      expect(l1.name).toBe('dex')
+      expect(l1.config.precompileUpgrades).toHaveLength(1)
+      expect(result.stdout).toContain(`L1 dex:            ${l1.blockchainId} (EVM chain id 99999, subnet ${l1.subnetId})`)
+      expect(result.stdout).toContain(`HTTP (dex):        ${result.devnet!.url}/ext/bc/dex/rpc`)
+    } finally {
+      await result.devnet?.close()
+    }
+  })
+
+  it('refuses an --l1 it cannot read or parse, before starting', async () => {
+    const missingFile = fileURLToPath(new URL('./fixtures/l1/missing.json', import.meta.url))
+    const missing = await run('start', '--port', '0', '--l1', `dex=${missingFile}`)
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toBe(`l1sim: --l1 dex: cannot read ${missingFile}: ENOENT\nRun "l1sim --help" for usage.\n`)
+    const shape = await run('start', '--port', '0', '--l1', 'dex')
+    expect(shape.stderr).toContain('--l1 must be <name>=<genesis file>[,<upgrade file>], got "dex"')
   })
 
   it('closes cleanly on SIGINT or SIGTERM', async () => {
