@@ -21,6 +21,7 @@ const dir = join(root, 'test', 'fixtures', 'contracts')
 const CONTRACTS = [
   { file: 'ERC20.sol', contractName: 'ERC20' },
   { file: 'Reverter.sol', contractName: 'Reverter' },
+  { file: 'WarpReceiver.sol', contractName: 'WarpReceiver' },
 ]
 
 const sources = {}

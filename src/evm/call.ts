@@ -248,7 +248,10 @@ export async function estimateGas(chain: EvmChain, request: CallRequest, tag: Bl
         const err = r.execResult.exceptionError
         return { success: !err, returnValue: r.execResult.returnValue, gasUsed: r.totalGasSpent, reverted: err?.error === 'revert', error: err?.error }
       } catch (error) {
-        return { success: false, returnValue: new Uint8Array(), gasUsed: gas, reverted: false, error: (error as Error).message.replace(/ \(.*$/s, '') }
+        const message = (error as Error).message
+        // geth's estimator treats ErrIntrinsicGas as too little gas ("gas required exceeds allowance").
+        if (/^INTRINSIC_GAS_TOO_LOW|^intrinsic gas too low/.test(message)) return { success: false, returnValue: new Uint8Array(), gasUsed: gas, reverted: false, error: 'out of gas' }
+        return { success: false, returnValue: new Uint8Array(), gasUsed: gas, reverted: false, error: message.replace(/ \(.*$/s, '') }
       } finally {
         await sm.revert()
       }
@@ -269,7 +272,8 @@ export async function estimateGas(chain: EvmChain, request: CallRequest, tag: Bl
       if ((await run(optimistic)).success) hi = optimistic
       else lo = optimistic
     }
-    while (lo + 1n < hi && ((hi - lo) * 1000n) / hi > 15n) {
+    // geth stops once (hi - lo) / hi < 1.5% (a float comparison; this is it in integers).
+    while (lo + 1n < hi && (hi - lo) * 1000n >= 15n * hi) {
       let mid = (hi + lo) / 2n
       if (mid > lo * 2n) mid = lo * 2n
       if ((await run(mid)).success) hi = mid

@@ -1,12 +1,12 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
+import { Account, bytesToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
 import { INITIAL_DELAY_EXCESS } from './acp176.js'
 import { BLACKHOLE_ADDRESS, type ChainHooks, type EvmChain } from './chain.js'
 import type { SubnetChainConfig } from './config/genesis.js'
 import { activePrecompileConfig, isDurango, isEtna, isGranite, isPrecompileEnabled, precompileTransitions } from './config/rules.js'
 import { PRECOMPILE_ADDRESSES, type PrecompileConfig, type PrecompileKey } from './config/types.js'
-import { createWindowFeeRules, type FeeConfig } from './fees.js'
+import { createWindowFeeRules, EMPTY_PREDICATE_RESULTS, type FeeConfig } from './fees.js'
 import type { FeeRules } from './feeRules.js'
 import { createPrecompileModules, type PrecompileModule } from './precompiles/index.js'
 import { canDeploy, deployerNotAuthorizedMessage } from './precompiles/deployerAllowList.js'
@@ -17,7 +17,7 @@ import type { PrecompileState, StatefulPrecompile } from './precompiles/types.js
 import { installStatefulHost } from './statefulHost.js'
 import { canonicalValidatorSet, verifyWarpMessage, warpSourceSubnet, type WarpValidatorInput } from './warp/signature.js'
 import { createWarpPrecompile } from './warp/precompile.js'
-import { accessListGas, verifyPredicates, WARP_ADDRESS, type AccessListEntry, type PredicateVerification } from './warp/predicate.js'
+import { accessListGas, encodeBlockPredicateResults, verifyPredicates, WARP_ADDRESS, type AccessListEntry, type PredicateVerification } from './warp/predicate.js'
 import type { SignedMessage } from './warp/codec.js'
 import type { EVMResult } from '@ethereumjs/evm'
 import type { AccessListBytes, TypedTransaction } from '@ethereumjs/tx'
@@ -68,6 +68,8 @@ export class L1Rules {
   #predicates: PredicateVerification | undefined
   /** Extra intrinsic gas of the transaction in execution: warp predicates cost more than access-list keys. */
   #pendingIntrinsic = 0n
+  /** Predicate results of the block being built: tx hash → failed bits of its warp tuples (`predicate.BlockResults`). */
+  #blockPredicateResults: Map<Hex, Uint8Array> | undefined
   #head: { feeConfig: FeeConfigAt; reward: { address: Hex; allowFeeRecipients: boolean } | undefined; timestamp: bigint } | undefined
 
   constructor(options: L1RulesOptions) {
@@ -123,6 +125,9 @@ export class L1Rules {
    */
   beginTransaction(accessList: readonly AccessListEntry[], timestamp: bigint): bigint {
     this.#predicates = undefined
+    // A transaction refused between 'beforeTx' and its call (runTx's own intrinsic or balance
+    // checks) leaves its charge pending; a new message must not pay it (eth_call runs no beforeTx).
+    this.#pendingIntrinsic = 0n
     if (!this.enabled('warpConfig', timestamp) || !accessList.some((t) => isWarpTuple(t))) return 0n
     const granite = isGranite(this.config, timestamp)
     const delta = accessListGas(accessList, { warpActive: true, isGranite: granite }) - accessListGas(accessList, { warpActive: false, isGranite: granite })
@@ -139,11 +144,32 @@ export class L1Rules {
 
   /** Subnet-EVM's window fee rules, priced with the fee config in force after the head. */
   feeRules(): FeeRules {
-    return createWindowFeeRules({
+    const rules = createWindowFeeRules({
       feeConfig: () => this.#head?.feeConfig.feeConfig ?? this.config.feeConfig,
       isDurango: (t) => isDurango(this.config, t),
       isGranite: (t) => isGranite(this.config, t),
     })
+    if (!this.warp) return rules
+    // From Durango the header's extra data ends with the block's predicate results, empty unless
+    // a transaction of the block carried warp predicates.
+    return {
+      ...rules,
+      next: (parent, timestamp) => {
+        const fees = rules.next(parent, timestamp)
+        return { ...fees, extraData: (gasUsed) => this.#withPredicateResults(fees.extraData(gasUsed)) }
+      },
+    }
+  }
+
+  #withPredicateResults(extra: Uint8Array): Uint8Array {
+    const results = this.#blockPredicateResults
+    if (!results || results.size === 0 || extra.length < EMPTY_PREDICATE_RESULTS.length) return extra
+    const window = extra.subarray(0, extra.length - EMPTY_PREDICATE_RESULTS.length)
+    const encoded = encodeBlockPredicateResults(new Map([...results].map(([hash, bits]) => [hash, new Map([[WARP_ADDRESS, bits]])])))
+    const out = new Uint8Array(window.length + encoded.length)
+    out.set(window)
+    out.set(encoded, window.length)
+    return out
   }
 
   enabled(key: PrecompileKey, timestamp: bigint): boolean {
@@ -183,11 +209,13 @@ export class L1Rules {
       },
       beforeBlock: async (chain, block) => {
         this.#building = block.timestamp
+        this.#blockPredicateResults = new Map()
         const transitions = precompileTransitions(this.config, block.parentTimestamp, block.timestamp)
         if (transitions.length > 0) await this.#applyTransitions(stateAdapter(chain.stateManager), chain.stateManager, transitions, block.number)
       },
       afterHeadChange: async (chain) => {
         this.#building = undefined
+        this.#blockPredicateResults = undefined
         const state = stateAdapter(chain.stateManager)
         const timestamp = chain.head.block.header.timestamp
         const feeConfig: FeeConfigAt = this.enabled('feeManagerConfig', timestamp)
@@ -199,7 +227,8 @@ export class L1Rules {
       beginCall: (_chain, accessList) => this.beginTransaction(accessList, this.#blockTimestamp()),
       intrinsicGasDelta: (chain, accessList) => this.intrinsicGasDelta(accessList, chain.head.block.header.timestamp),
       admissionRefusal: async (chain, from) => {
-        if (!this.enabled('txAllowListConfig', chain.head.block.header.timestamp)) return undefined
+        // In a block, the block's rules (its activations ran in beforeBlock); in the pool, the head's.
+        if (!this.enabled('txAllowListConfig', this.#building ?? chain.head.block.header.timestamp)) return undefined
         const role = await getTxAllowListRole(stateAdapter(chain.stateManager), from)
         return isAllowListEnabled(role) ? undefined : senderNotAllowListedMessage(from)
       },
@@ -220,6 +249,11 @@ export class L1Rules {
     vm.events.on('beforeTx', (tx: TypedTransaction) => {
       const list = 'accessList' in tx ? accessListOf(tx.accessList as AccessListBytes) : []
       this.#pendingIntrinsic = this.beginTransaction(list, this.#blockTimestamp())
+    })
+    // A transaction the block includes records its warp tuples' failed bits (`SetTxResults`).
+    vm.events.on('afterTx', (event: { transaction: TypedTransaction }) => {
+      const failed = this.#predicates?.failed
+      if (this.#blockPredicateResults && failed) this.#blockPredicateResults.set(bytesToHex(event.transaction.hash()), failed)
     })
     const evm = vm.evm as unknown as { runCall(opts: { message?: unknown; gasLimit?: bigint }): Promise<EVMResult> }
     const runCall = evm.runCall.bind(evm)
