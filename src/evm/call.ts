@@ -98,7 +98,7 @@ export async function withScratchVM<T>(
   alsoRead: (Hex | undefined)[] = [],
 ): Promise<T> {
   return chain.withState(tag, async (_state, block, live) => {
-    const vm = live ? chain.vm : await chain.copyVM()
+    const vm = live ? chain.vm : await chain.copyVM(block)
     if (!live) await vm.stateManager.setStateRoot(block.block.header.stateRoot)
     const sm = vm.stateManager as MerkleStateManager
     await sm.checkpoint()

@@ -186,6 +186,8 @@ export class EvmChain {
       upgrades: options.upgrades,
       customCrypto: createCustomCrypto(),
     })
+    // The rules of the genesis block; the miner moves them to each new block's timestamp.
+    common.setHardforkBy({ blockNumber: 0n, timestamp: options.genesis.timestamp })
     // LRU caches in front of the trie: admission and execution read the same few accounts. Sized
     // for a test network: a revert clears them, and clearing an LRU cache costs time in
     // proportion to its capacity (100k entries: 0.3 ms each), not to what it holds.
@@ -350,6 +352,7 @@ export class EvmChain {
       this.nextIntervalAt = snapshot.nextIntervalAt
       this.impersonated = new Set(snapshot.impersonated)
       this.autoImpersonate = snapshot.autoImpersonate
+      this.useRulesOf(this.store.head)
       await this.hooks.afterHeadChange?.(this)
       if (dropped.length > 0) this.events.emit('truncate', { height: snapshot.height })
     })
@@ -360,11 +363,21 @@ export class EvmChain {
     return (await this.stateManager.getAccount(createAddressFromString(address)))?.nonce ?? 0n
   }
 
-  /** A copy of the VM for scratch work (calls, traces), with the chain's VM additions. */
-  async copyVM(): Promise<VM> {
+  /** A copy of the VM for scratch work (calls, traces) under the rules of `block`, with the chain's VM additions. */
+  async copyVM(block: StoredBlock = this.store.head): Promise<VM> {
     const vm = await this.vm.shallowCopy(false)
+    vm.common.setHardforkBy({ blockNumber: block.number, timestamp: block.block.header.timestamp })
     this.hooks.prepareVM?.(vm)
     return vm
+  }
+
+  /**
+   * Points the live VM at the rules (hardfork) of a block's timestamp: Shanghai from Durango,
+   * Cancun from Etna. ethereumjs' block builder and calls read the VM's current rules.
+   */
+  useRulesOf(block: { number: bigint; block: { header: { timestamp: bigint } } } | { number: bigint; timestamp: bigint }): void {
+    const timestamp = 'timestamp' in block ? block.timestamp : block.block.header.timestamp
+    this.vm.common.setHardforkBy({ blockNumber: block.number, timestamp })
   }
 
   canSendUnsigned(from: Hex): boolean {

@@ -86,6 +86,7 @@ export class Miner {
     // Flushes cheat-code edits into the trie before the builder's checkpoint, so the new block's
     // state root includes them; kept on the block so replays start from the same state.
     const preStateRoot = await chain.stateManager.getStateRoot()
+    chain.useRulesOf({ number: parent.number + 1n, timestamp })
     const builder = await buildBlock(chain.vm, {
       parentBlock: parent.block,
       headerData,

@@ -128,7 +128,7 @@ export async function traceCall(chain: EvmChain, request: CallRequest, tag: Bloc
 async function withBlockPrefix<T>(chain: EvmChain, stored: StoredBlock, index: number, fn: (vm: VM) => Promise<T>): Promise<T> {
   const parent = chain.store.byNumber(stored.number - 1n)
   if (!parent) throw new TraceError(`parent ${bytesToHex(stored.block.header.parentHash)} not found`)
-  const vm = await chain.copyVM()
+  const vm = await chain.copyVM(stored)
   const state = vm.stateManager as MerkleStateManager
   await state.setStateRoot(preStateRoot(stored, parent))
   // One checkpoint around everything: the transactions' commits stay in memory, never flushed.

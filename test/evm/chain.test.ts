@@ -141,3 +141,25 @@ describe('block context', () => {
     await network.close()
   })
 })
+
+describe('rules by block timestamp', () => {
+  it('before Durango there is no PUSH0 and no blob header field; mining past Durango and Etna switches both', async () => {
+    // fuji: Durango 1707840000, Etna 1732550400.
+    const network = await createNetwork({ preset: 'fuji', clock: { start: 1_707_000_000 } })
+    const { call } = await import('../../src/evm/call.js')
+    const push0 = { data: hexToBytes('0x5f5f5260205ff3') } // PUSH0 PUSH0 MSTORE PUSH1 32 PUSH0 RETURN
+    const block1 = await network.cChain.miner.mine()
+    expect(block1.block.header.blobGasUsed).toBeUndefined()
+    expect((await call(network.cChain, push0, 'latest')).error).toBe('invalid opcode')
+    network.clock.setTime(1_707_840_000)
+    const block2 = await network.cChain.miner.mine()
+    expect(block2.block.header.blobGasUsed).toBeUndefined()
+    expect((await call(network.cChain, push0, 'latest')).success).toBe(true)
+    // History keeps its own rules.
+    expect((await call(network.cChain, push0, 1n)).error).toBe('invalid opcode')
+    network.clock.setTime(1_732_550_400)
+    const block3 = await network.cChain.miner.mine()
+    expect(block3.block.header.blobGasUsed).toBe(0n)
+    await network.close()
+  })
+})
