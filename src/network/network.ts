@@ -9,7 +9,7 @@ import { createAcp176FeeRules } from '../evm/acp176.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type L1, type L1Options } from './l1.js'
 import { hexToBlsKey, ValidatorRegistry } from './validators.js'
-import { findWarpMessage, signWarpMessage, type SignWarpOptions } from './warp.js'
+import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 
 export type NetworkOptions = {
@@ -178,6 +178,11 @@ export class Network {
   /** The signed form of an unsigned warp message, signed by its source subnet's validators. */
   signWarpMessage(unsigned: Uint8Array, options?: SignWarpOptions): Uint8Array {
     return signWarpMessage(this, unsigned, options)
+  }
+
+  /** The unsigned warp message of an L1 block's hash (for `getVerifiedWarpBlockHash`); sign it with {@link signWarpMessage}. */
+  warpBlockHashMessage(chain: string, blockHash: Hex | Uint8Array): Uint8Array {
+    return warpBlockHashMessage(this, chain, blockHash)
   }
 
   /** Finds an L1 by name or blockchain id. */

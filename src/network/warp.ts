@@ -3,7 +3,7 @@ import { InvalidArgumentError, NotFoundError } from '../core/errors.js'
 import { bytesToHex, type Hex } from '../core/hex.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { abiDecodeBytes } from '../evm/warp/abi.js'
-import { encodeMessage, messageId as computeMessageId, parseUnsignedMessage } from '../evm/warp/codec.js'
+import { encodeHashPayload, encodeMessage, encodeUnsignedMessage, messageId as computeMessageId, parseUnsignedMessage } from '../evm/warp/codec.js'
 import { SEND_WARP_MESSAGE_TOPIC } from '../evm/warp/precompile.js'
 import { WARP_ADDRESS } from '../evm/warp/predicate.js'
 import { canonicalValidatorSet, signMessage } from '../evm/warp/signature.js'
@@ -61,6 +61,18 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
     : validators.flatMap((v) => byNodeId.get(v.nodeId) ?? [])
   const signature = signMessage(unsigned, chosen.map((n) => ({ blsSecretKey: n.identity.blsSecretKey })), set)
   return encodeMessage(unsigned, signature)
+}
+
+/**
+ * The unsigned warp message of an accepted block of an L1 (a `Hash` payload of the block hash),
+ * which validators sign for `getVerifiedWarpBlockHash`. Throws when the chain has no such block.
+ */
+export function warpBlockHashMessage(network: Network, chain: string, blockHash: Hex | Uint8Array): Uint8Array {
+  const l1 = network.l1(chain)
+  if (!l1) throw new NotFoundError(`unknown L1 ${chain}`)
+  const hash = typeof blockHash === 'string' ? hexToBytes(blockHash) : blockHash
+  if (!l1.chain.store.byHash(bytesToHex(hash))) throw new NotFoundError(`block ${bytesToHex(hash)} is not accepted on ${l1.name}`)
+  return encodeUnsignedMessage({ networkId: network.preset.networkId, sourceChainId: l1.blockchainIdBytes, payload: encodeHashPayload(hash) })
 }
 
 /** The id of an unsigned message (sha256 of its bytes). */

@@ -25,6 +25,18 @@ describe('subnet-EVM extension methods', () => {
     expect((await call('dex', 'eth_feeConfig', [])).result).toEqual((await call('dex', 'eth_feeConfig', ['latest'])).result)
   })
 
+  it("eth_feeConfig without a genesis feeConfig: subnet-EVM's DefaultFeeConfig, the reference's example byte for byte", async () => {
+    const genesis = testGenesis()
+    delete (genesis.config as Record<string, unknown>).feeConfig
+    genesis.gasLimit = '0x7A1200' // 8,000,000: DefaultFeeConfig.gasLimit
+    const network = await createNetwork({ l1s: [{ name: 'dex', genesis }] })
+    const dispatcher = createEthDispatcher({ methods: createEthMethods() })
+    const text = await dispatcher.handle('{"jsonrpc":"2.0","id":1,"method":"eth_feeConfig","params":[]}', { network, chain: network.chain('dex')! })
+    expect(text?.trimEnd()).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"feeConfig":{"gasLimit":8000000,"targetBlockRate":2,"minBaseFee":25000000000,"targetGas":15000000,"baseFeeChangeDenominator":36,"minBlockGasCost":0,"maxBlockGasCost":1000000,"blockGasCostStep":200000},"lastChangedAt":0}}',
+    )
+  })
+
   it('eth_getChainConfig: sorted keys, precompiles inlined, upgrades last', async () => {
     const { call } = await setup(
       { txAllowListConfig: { blockTimestamp: 1607144400, adminAddresses: [admin.address] } },

@@ -40,6 +40,8 @@ const warpAbi = parseAbi([
   'function sendWarpMessage(bytes payload) returns (bytes32 messageID)',
   'function getVerifiedWarpMessage(uint32 index) view returns (WarpMessage message, bool valid)',
   'function getBlockchainID() view returns (bytes32 blockchainID)',
+  'struct WarpBlockHash { bytes32 sourceChainID; bytes32 blockHash; }',
+  'function getVerifiedWarpBlockHash(uint32 index) view returns (WarpBlockHash warpBlockHash, bool valid)',
 ])
 
 type Side = {
@@ -362,6 +364,26 @@ describe('warp between two L1s', () => {
     // on another address the same keys are plain storage keys
     const ok = await b.wallet(carol).sendTransaction({ to: bob.address, value: 1n, accessList: [{ address: bob.address, storageKeys: [`0x${'11'.repeat(32)}`] }] })
     expect((await b.publicClient.getTransactionReceipt({ hash: ok })).gasUsed).toBe(21_000n + 2_400n + 1_900n)
+    await network.close()
+  })
+
+  it('block hashes: warp_getBlockAggregateSignature on A, getVerifiedWarpBlockHash on B', async () => {
+    const { network, a, b } = await twoL1s()
+    const { receipt } = await sendWarp(a, alice, '0x01')
+    const blockId = idToString(hexToBytes(receipt.blockHash))
+    const signed = hexToBytes((await a.rpc('warp_getBlockAggregateSignature', [blockId, 67, ''])) as Hex)
+    expect(parseMessage(signed).unsigned.sourceChainId).toEqual(a.l1.blockchainIdBytes)
+    const data = await b.publicClient.call({
+      account: carol.address,
+      to: WARP,
+      data: encodeFunctionData({ abi: warpAbi, functionName: 'getVerifiedWarpBlockHash', args: [0] }),
+      accessList: [{ address: WARP, storageKeys: packPredicateHex(signed) }],
+    })
+    const [blockHash, valid] = decodeFunctionResult({ abi: warpAbi, functionName: 'getVerifiedWarpBlockHash', data: data.data! }) as [{ sourceChainID: Hex; blockHash: Hex }, boolean]
+    expect(valid).toBe(true)
+    expect(blockHash).toEqual({ sourceChainID: bytesToHex(a.l1.blockchainIdBytes), blockHash: receipt.blockHash })
+    // A block the chain never accepted cannot be signed.
+    await expect(a.rpc('warp_getBlockAggregateSignature', [idToString(new Uint8Array(32).fill(7)), 67, ''])).rejects.toThrow('failed to get block: not found')
     await network.close()
   })
 

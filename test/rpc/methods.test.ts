@@ -18,7 +18,7 @@ const SERVED = {
     // subnet-EVM only (the C-chain answers them as unknown methods):
     'eth_feeConfig', 'eth_getActivePrecompilesAt', 'eth_getActiveRulesAt',
   ],
-  warp: ['warp_getMessage', 'warp_getMessageAggregateSignature'],
+  warp: ['warp_getMessage', 'warp_getMessageAggregateSignature', 'warp_getBlockAggregateSignature'],
   debug: ['debug_traceTransaction', 'debug_traceCall'],
   txpool: ['txpool_status', 'txpool_content', 'txpool_inspect'],
   cheats: [
