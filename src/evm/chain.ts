@@ -377,6 +377,8 @@ export class EvmChain {
    */
   useRulesOf(block: { number: bigint; block: { header: { timestamp: bigint } } } | { number: bigint; timestamp: bigint }): void {
     const timestamp = 'timestamp' in block ? block.timestamp : block.block.header.timestamp
+    // Past the last scheduled fork nothing can change (the common case, and setHardforkBy scans).
+    if (this.vm.common.hardfork() === 'cancun' && forkActiveAt(this.vm.common, 'cancun', timestamp)) return
     this.vm.common.setHardforkBy({ blockNumber: block.number, timestamp })
   }
 

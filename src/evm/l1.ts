@@ -1,5 +1,5 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, bytesToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
+import { Account, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
 import { INITIAL_DELAY_EXCESS } from './acp176.js'
 import { BLACKHOLE_ADDRESS, type ChainHooks, type EvmChain } from './chain.js'
@@ -70,7 +70,15 @@ export class L1Rules {
   #pendingIntrinsic = 0n
   /** Predicate results of the block being built: tx hash → failed bits of its warp tuples (`predicate.BlockResults`). */
   #blockPredicateResults: Map<Hex, Uint8Array> | undefined
-  #head: { feeConfig: FeeConfigAt; reward: { address: Hex; allowFeeRecipients: boolean } | undefined; timestamp: bigint } | undefined
+  #head:
+    | {
+        feeConfig: FeeConfigAt
+        reward: { address: Hex; allowFeeRecipients: boolean } | undefined
+        timestamp: bigint
+        storedFee: { root: Uint8Array | undefined; value: FeeConfigAt } | undefined
+        storedReward: { root: Uint8Array | undefined; value: { address: Hex; allowFeeRecipients: boolean } } | undefined
+      }
+    | undefined
 
   constructor(options: L1RulesOptions) {
     this.config = options.config
@@ -172,8 +180,30 @@ export class L1Rules {
     return out
   }
 
+  /** Whether a precompile is enabled at a timestamp; asked several times per transaction, so memoized per timestamp. */
   enabled(key: PrecompileKey, timestamp: bigint): boolean {
-    return isPrecompileEnabled(this.config, key, timestamp)
+    if (this.#enabledAt !== timestamp || this.#enabledFor !== this.config) {
+      this.#enabledAt = timestamp
+      this.#enabledFor = this.config
+      this.#enabledCache.clear()
+    }
+    let enabled = this.#enabledCache.get(key)
+    if (enabled === undefined) this.#enabledCache.set(key, (enabled = isPrecompileEnabled(this.config, key, timestamp)))
+    return enabled
+  }
+
+  #enabledAt: bigint | undefined
+  #enabledFor: SubnetChainConfig | undefined
+  readonly #enabledCache = new Map<PrecompileKey, boolean>()
+
+  /**
+   * A precompile's stored state, re-read only when its account's storage root moved (a block
+   * that did not touch the fee manager leaves its config as it was: nine slot reads saved).
+   */
+  async #readIfChanged<T>(sm: MerkleStateManager, address: Hex, previous: { root: Uint8Array | undefined; value: T } | undefined, read: () => Promise<T>) {
+    const root = (await sm.getAccount(createAddressFromString(address)))?.storageRoot
+    if (previous && root && previous.root && equalsBytes(previous.root, root)) return previous
+    return { root, value: await read() }
   }
 
   /** `GetFeeConfigAt(header)`: the genesis config unless the fee manager is enabled at the block. */
@@ -216,13 +246,23 @@ export class L1Rules {
       afterHeadChange: async (chain) => {
         this.#building = undefined
         this.#blockPredicateResults = undefined
-        const state = stateAdapter(chain.stateManager)
+        const sm = chain.stateManager
+        const state = stateAdapter(sm)
         const timestamp = chain.head.block.header.timestamp
-        const feeConfig: FeeConfigAt = this.enabled('feeManagerConfig', timestamp)
-          ? await readFeeConfig(state)
-          : { feeConfig: this.config.feeConfig, lastChangedAt: 0n }
-        const reward = this.enabled('rewardManagerConfig', timestamp) ? await readRewardAddress(state) : undefined
-        this.#head = { feeConfig, reward, timestamp }
+        const previous = this.#head
+        const stored = this.enabled('feeManagerConfig', timestamp)
+          ? await this.#readIfChanged(sm, PRECOMPILE_ADDRESSES.feeManagerConfig, previous?.storedFee, () => readFeeConfig(state))
+          : undefined
+        const storedReward = this.enabled('rewardManagerConfig', timestamp)
+          ? await this.#readIfChanged(sm, PRECOMPILE_ADDRESSES.rewardManagerConfig, previous?.storedReward, () => readRewardAddress(state))
+          : undefined
+        this.#head = {
+          feeConfig: stored?.value ?? { feeConfig: this.config.feeConfig, lastChangedAt: 0n },
+          reward: storedReward?.value,
+          timestamp,
+          storedFee: stored,
+          storedReward,
+        }
       },
       beginCall: (_chain, accessList) => this.beginTransaction(accessList, this.#blockTimestamp()),
       intrinsicGasDelta: (chain, accessList) => this.intrinsicGasDelta(accessList, chain.head.block.header.timestamp),
