@@ -14,6 +14,41 @@ export type FeeConfig = {
   blockGasCostStep: bigint
 }
 
+/** The fields in `commontype.FeeConfig`'s order: its JSON, its ABI tuple and the fee manager's storage slots 1–8. */
+export const FEE_CONFIG_FIELDS = [
+  'gasLimit',
+  'targetBlockRate',
+  'minBaseFee',
+  'targetGas',
+  'baseFeeChangeDenominator',
+  'minBlockGasCost',
+  'maxBlockGasCost',
+  'blockGasCostStep',
+] as const satisfies readonly (keyof FeeConfig)[]
+
+const UINT64_MAX = (1n << 64n) - 1n
+
+/**
+ * subnet-EVM `FeeConfig.Verify` (commontype/fee_config.go) past its nil checks: the Go message of
+ * the first failing check, or undefined. Genesis validation and the fee manager both use it.
+ */
+export function feeConfigError(fc: FeeConfig): string | undefined {
+  if (fc.gasLimit <= 0n) return `gasLimit cannot be less than or equal to 0: gasLimit = ${fc.gasLimit}`
+  if (fc.targetBlockRate <= 0n) return `targetBlockRate cannot be less than or equal to 0: targetBlockRate = ${fc.targetBlockRate}`
+  if (fc.minBaseFee < 0n) return `minBaseFee cannot be less than 0: minBaseFee = ${fc.minBaseFee}`
+  if (fc.targetGas <= 0n) return `targetGas cannot be less than or equal to 0: targetGas = ${fc.targetGas}`
+  if (fc.baseFeeChangeDenominator <= 0n)
+    return `baseFeeChangeDenominator cannot be less than or equal to 0: baseFeeChangeDenominator = ${fc.baseFeeChangeDenominator}`
+  if (fc.minBlockGasCost < 0n) return `minBlockGasCost cannot be less than 0: minBlockGasCost = ${fc.minBlockGasCost}`
+  if (fc.minBlockGasCost > fc.maxBlockGasCost)
+    return `minBlockGasCost cannot be greater than maxBlockGasCost: minBlockGasCost = ${fc.minBlockGasCost}, maxBlockGasCost = ${fc.maxBlockGasCost}`
+  if (fc.blockGasCostStep < 0n) return `blockGasCostStep cannot be less than 0: blockGasCostStep = ${fc.blockGasCostStep}`
+  if (fc.maxBlockGasCost < 0n || fc.maxBlockGasCost > UINT64_MAX)
+    return `maxBlockGasCost is not a valid uint64: maxBlockGasCost = ${fc.maxBlockGasCost}`
+  for (const name of FEE_CONFIG_FIELDS) if ((fc[name] < 0n ? -fc[name] : fc[name]) >= 1n << 256n) return `${name} exceeds hash length: 32 bytes`
+  return undefined
+}
+
 /** subnet-EVM `DefaultFeeConfig` (params/extras/config.go). */
 export const DEFAULT_FEE_CONFIG: FeeConfig = {
   gasLimit: 8_000_000n,

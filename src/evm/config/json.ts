@@ -1,4 +1,4 @@
-import type { FeeConfig } from '../fees.js'
+import { FEE_CONFIG_FIELDS, type FeeConfig } from '../fees.js'
 import type { NetworkUpgradeOverrides, StateUpgrade, SubnetChainConfig } from './genesis.js'
 import { ETH_BLOCK_FORKS, NETWORK_UPGRADE_JSON_KEYS } from './genesis.js'
 import type { NetworkUpgrades, PrecompileConfig } from './types.js'
@@ -31,16 +31,7 @@ function goHex(n: bigint): string {
   return n < 0n ? `-0x${(-n).toString(16)}` : `0x${n.toString(16)}`
 }
 
-const FEE_FIELDS = [
-  'gasLimit',
-  'targetBlockRate',
-  'minBaseFee',
-  'targetGas',
-  'baseFeeChangeDenominator',
-  'minBlockGasCost',
-  'maxBlockGasCost',
-  'blockGasCostStep',
-] as const
+const FEE_FIELDS = FEE_CONFIG_FIELDS
 
 /** `commontype.FeeConfig` JSON: struct order; `targetBlockRate` is `omitempty` (a 0 is left out). */
 export function feeConfigFieldsJson(fc: FeeConfig): Record<string, JsonValue> {

@@ -1,5 +1,5 @@
 import type { Hex } from '../../core/hex.js'
-import type { FeeConfig } from '../fees.js'
+import { FEE_CONFIG_FIELDS, feeConfigError, type FeeConfig } from '../fees.js'
 import {
   checksum,
   expectObject,
@@ -9,7 +9,6 @@ import {
   readBool,
   readHexOrDecimal256,
   readUint64,
-  MAX_UINT64,
 } from './decode.js'
 import { ConfigError } from './errors.js'
 import {
@@ -41,16 +40,7 @@ const WARP_QUORUM_DENOMINATOR = 100n
 /** A FeeConfig as decoded from JSON: the `*big.Int` fields may be missing (nil in Go). */
 export type PartialFeeConfig = { [K in keyof FeeConfig]: K extends 'targetBlockRate' ? bigint : bigint | undefined }
 
-const FEE_FIELDS = [
-  'gasLimit',
-  'targetBlockRate',
-  'minBaseFee',
-  'targetGas',
-  'baseFeeChangeDenominator',
-  'minBlockGasCost',
-  'maxBlockGasCost',
-  'blockGasCostStep',
-] as const satisfies readonly (keyof FeeConfig)[]
+const FEE_FIELDS = FEE_CONFIG_FIELDS
 
 /** `commontype.FeeConfig` from JSON: numbers only (Go's `*big.Int` refuses strings); unknown keys ignored. */
 export function parseFeeConfigJson(json: unknown, path: string): PartialFeeConfig {
@@ -83,8 +73,6 @@ export function isEmptyFeeConfig(fc: PartialFeeConfig): boolean {
   return FEE_FIELDS.every((name) => (name === 'targetBlockRate' ? fc[name] === 0n : fc[name] === undefined))
 }
 
-const exceedsHashLength = (v: bigint) => (v < 0n ? -v : v) >= 1n << 256n
-
 /**
  * `FeeConfig.Verify` (commontype/fee_config.go): nil fields first, then ranges in field order,
  * then the 32-byte limit the fee manager's storage imposes. Messages are Go's, unwrapped.
@@ -93,29 +81,8 @@ export function verifyFeeConfig(fc: PartialFeeConfig | FeeConfig): asserts fc is
   for (const name of FEE_FIELDS) {
     if (name !== 'targetBlockRate' && fc[name] === undefined) throw new ConfigError(`${name} cannot be nil`)
   }
-  const f = fc as FeeConfig
-  if (f.gasLimit <= 0n) throw new ConfigError(`gasLimit cannot be less than or equal to 0: gasLimit = ${f.gasLimit}`)
-  if (f.targetBlockRate <= 0n)
-    throw new ConfigError(`targetBlockRate cannot be less than or equal to 0: targetBlockRate = ${f.targetBlockRate}`)
-  if (f.minBaseFee < 0n) throw new ConfigError(`minBaseFee cannot be less than 0: minBaseFee = ${f.minBaseFee}`)
-  if (f.targetGas <= 0n) throw new ConfigError(`targetGas cannot be less than or equal to 0: targetGas = ${f.targetGas}`)
-  if (f.baseFeeChangeDenominator <= 0n)
-    throw new ConfigError(
-      `baseFeeChangeDenominator cannot be less than or equal to 0: baseFeeChangeDenominator = ${f.baseFeeChangeDenominator}`,
-    )
-  if (f.minBlockGasCost < 0n)
-    throw new ConfigError(`minBlockGasCost cannot be less than 0: minBlockGasCost = ${f.minBlockGasCost}`)
-  if (f.minBlockGasCost > f.maxBlockGasCost)
-    throw new ConfigError(
-      `minBlockGasCost cannot be greater than maxBlockGasCost: minBlockGasCost = ${f.minBlockGasCost}, maxBlockGasCost = ${f.maxBlockGasCost}`,
-    )
-  if (f.blockGasCostStep < 0n)
-    throw new ConfigError(`blockGasCostStep cannot be less than 0: blockGasCostStep = ${f.blockGasCostStep}`)
-  if (f.maxBlockGasCost < 0n || f.maxBlockGasCost > MAX_UINT64)
-    throw new ConfigError(`maxBlockGasCost is not a valid uint64: maxBlockGasCost = ${f.maxBlockGasCost}`)
-  for (const name of FEE_FIELDS) {
-    if (exceedsHashLength(f[name])) throw new ConfigError(`${name} exceeds hash length: 32 bytes`)
-  }
+  const message = feeConfigError(fc as FeeConfig)
+  if (message) throw new ConfigError(message)
 }
 
 export function feeConfigsEqual(a: FeeConfig, b: FeeConfig): boolean {

@@ -1,4 +1,4 @@
-import { bigIntToBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToBytes, bytesToBigInt, bytesToHex, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Hex } from '../../core/hex.js'
 import { PrecompileError } from './types.js'
 
@@ -52,15 +52,7 @@ export function encodeBool(value: boolean): Uint8Array {
   return encodeUint256(value ? 1n : 0n)
 }
 
-export function concatWords(words: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(words.reduce((n, w) => n + w.length, 0))
-  let offset = 0
-  for (const w of words) {
-    out.set(w, offset)
-    offset += w.length
-  }
-  return out
-}
+export const concatWords = (words: Uint8Array[]): Uint8Array => concatBytes(...words)
 
 /** `common.BytesToAddress` of a word: its last 20 bytes, no check of the first 12. */
 export function wordToAddress(word: Uint8Array): Hex {

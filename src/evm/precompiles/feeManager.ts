@@ -1,7 +1,7 @@
 import { bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import type { Hex } from '../../core/hex.js'
 import { PRECOMPILE_ADDRESSES, type AllowListFields } from '../config/types.js'
-import type { FeeConfig } from '../fees.js'
+import { FEE_CONFIG_FIELDS, feeConfigError, type FeeConfig } from '../fees.js'
 import { EVENT_TOPICS, SELECTORS, concatWords, encodeAddress, encodeUint256, unpackWords, wordToUint } from './abi.js'
 import { allowListFunctions, checksummed, configureAllowList, getRole, isEnabledRole } from './allowList.js'
 import {
@@ -20,16 +20,7 @@ import { PrecompileError, type PrecompileState } from './types.js'
 export const FEE_MANAGER_ADDRESS: Hex = PRECOMPILE_ADDRESSES.feeManagerConfig
 
 /** Storage order of the fields: field i (from 1) lives at slot `Hash{byte(i)}`. */
-const FIELDS = [
-  'gasLimit',
-  'targetBlockRate',
-  'minBaseFee',
-  'targetGas',
-  'baseFeeChangeDenominator',
-  'minBlockGasCost',
-  'maxBlockGasCost',
-  'blockGasCostStep',
-] as const satisfies readonly (keyof FeeConfig)[]
+const FIELDS = FEE_CONFIG_FIELDS
 
 const FIELD_COUNT = BigInt(FIELDS.length)
 const FEE_CONFIG_INPUT_LENGTH = 32 * FIELDS.length
@@ -57,29 +48,8 @@ export const LAST_CHANGED_AT_SLOT: Uint8Array = (() => {
   return slot
 })()
 
-const fits32Bytes = (v: bigint) => v >= 0n && v < 1n << 256n
-
-/**
- * subnet-EVM `FeeConfig.Verify`: the Go message of the first failing check, or undefined. The nil
- * checks have no counterpart here. Go keeps targetBlockRate as a uint64, so only 0 fails it.
- */
-export function verifyFeeConfig(fc: FeeConfig): string | undefined {
-  if (fc.gasLimit <= 0n) return `gasLimit cannot be less than or equal to 0: gasLimit = ${fc.gasLimit}`
-  if (fc.targetBlockRate <= 0n)
-    return `targetBlockRate cannot be less than or equal to 0: targetBlockRate = ${fc.targetBlockRate}`
-  if (fc.minBaseFee < 0n) return `minBaseFee cannot be less than 0: minBaseFee = ${fc.minBaseFee}`
-  if (fc.targetGas <= 0n) return `targetGas cannot be less than or equal to 0: targetGas = ${fc.targetGas}`
-  if (fc.baseFeeChangeDenominator <= 0n)
-    return `baseFeeChangeDenominator cannot be less than or equal to 0: baseFeeChangeDenominator = ${fc.baseFeeChangeDenominator}`
-  if (fc.minBlockGasCost < 0n) return `minBlockGasCost cannot be less than 0: minBlockGasCost = ${fc.minBlockGasCost}`
-  if (fc.minBlockGasCost > fc.maxBlockGasCost)
-    return `minBlockGasCost cannot be greater than maxBlockGasCost: minBlockGasCost = ${fc.minBlockGasCost}, maxBlockGasCost = ${fc.maxBlockGasCost}`
-  if (fc.blockGasCostStep < 0n) return `blockGasCostStep cannot be less than 0: blockGasCostStep = ${fc.blockGasCostStep}`
-  if (fc.maxBlockGasCost > MAX_UINT64)
-    return `maxBlockGasCost is not a valid uint64: maxBlockGasCost = ${fc.maxBlockGasCost}`
-  for (const field of FIELDS) if (!fits32Bytes(fc[field])) return `${field} exceeds hash length: 32 bytes`
-  return undefined
-}
+/** subnet-EVM `FeeConfig.Verify`: the Go message of the first failing check, or undefined. */
+export const verifyFeeConfig = feeConfigError
 
 /**
  * The fee config and the number of the block that stored it (`GetStoredFeeConfig`,

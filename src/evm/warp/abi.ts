@@ -1,3 +1,4 @@
+import { bigIntToBytes, concatBytes, setLengthLeft } from '@ethereumjs/util'
 import { InvalidArgumentError } from '../../core/errors.js'
 
 /**
@@ -10,13 +11,7 @@ const WORD = 32
 /** A 32-byte big-endian word. */
 export function abiWord(value: bigint): Uint8Array {
   if (value < 0n || value >= 1n << 256n) throw new InvalidArgumentError(`ABI word out of range: ${value}`)
-  const out = new Uint8Array(WORD)
-  let v = value
-  for (let i = WORD - 1; i >= 0 && v > 0n; i--) {
-    out[i] = Number(v & 0xffn)
-    v >>= 8n
-  }
-  return out
+  return setLengthLeft(bigIntToBytes(value), WORD)
 }
 
 /** Left-pads up to 32 bytes (address, bool, uintN) or checks a bytes32. */
@@ -40,17 +35,7 @@ export function abiBytesTail(bytes: Uint8Array): Uint8Array {
   return out
 }
 
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  let size = 0
-  for (const p of parts) size += p.length
-  const out = new Uint8Array(size)
-  let offset = 0
-  for (const p of parts) {
-    out.set(p, offset)
-    offset += p.length
-  }
-  return out
-}
+export const concat = (...parts: Uint8Array[]): Uint8Array => concatBytes(...parts)
 
 /** `abi.encode(bytes)`: offset 0x20, then the tail. */
 export function abiEncodeBytes(bytes: Uint8Array): Uint8Array {
