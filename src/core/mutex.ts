@@ -7,7 +7,13 @@ export type Mutex = {
   readonly locked: boolean
 }
 
-export function createMutex(): Mutex {
+/**
+ * Told how long a task waited for the lock (nanoseconds), once per task that found it held.
+ * It must not throw; an error it throws is ignored. (A node's lock profile is fed this way.)
+ */
+export type MutexWaitObserver = (waitNs: number) => void
+
+export function createMutex(onWait?: MutexWaitObserver): Mutex {
   let tail: Promise<unknown> = Promise.resolve()
   let depth = 0
   return {
@@ -15,8 +21,16 @@ export function createMutex(): Mutex {
       return depth > 0
     },
     run<T>(task: () => Promise<T> | T): Promise<T> {
+      const waitedSince = onWait && depth > 0 ? process.hrtime.bigint() : undefined
       depth++
-      const result = tail.then(task)
+      const result = tail.then(waitedSince === undefined ? task : () => {
+        try {
+          onWait!(Number(process.hrtime.bigint() - waitedSince))
+        } catch {
+          // an observer's failure is not the task's
+        }
+        return task()
+      })
       tail = result.then(
         () => void depth--,
         () => void depth--,
