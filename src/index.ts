@@ -12,7 +12,9 @@
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, type L1simServer } from './api/server.js'
 import { createNetwork, type Network, type NetworkOptions } from './network/network.js'
 
-export { createNetwork, DEFAULT_DEV_BALANCE, Network, type NetworkOptions, type SimNode } from './network/network.js'
+export { createNetwork, DEFAULT_DEV_BALANCE, Network, type NetworkOptions } from './network/network.js'
+export { SimNode, type NodeOptions } from './network/node.js'
+export type { Fault, FaultState } from './network/faults.js'
 export { NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './network/presets.js'
 export { createServer, DEFAULT_HOST, DEFAULT_PORT, type L1simServer, type ServerOptions } from './api/server.js'
 export { DEFAULT_MNEMONIC, type DevAccount, type NodeIdentity } from './core/keys.js'

@@ -8,7 +8,7 @@ import type { Clock } from '../core/clock.js'
 import { InvalidArgumentError } from '../core/errors.js'
 import { TypedEmitter } from '../core/events.js'
 import type { Hex } from '../core/hex.js'
-import { createMutex, type Mutex } from '../core/mutex.js'
+import { createMutex, type Mutex, type MutexWaitObserver } from '../core/mutex.js'
 import { createEvmCommon, forkActiveAt, type ChainUpgrades } from './common.js'
 import { createCustomCrypto } from './crypto.js'
 import './debugColors.js'
@@ -60,6 +60,8 @@ export type EvmChainOptions = {
   flavour?: ChainFlavour
   /** Subnet-EVM behaviour layered on the chain (precompiles, allow lists, fee manager). */
   hooks?: ChainHooks
+  /** Told how long each task waited for the chain lock (the nodes' `lock.profile`). */
+  onLockWait?: MutexWaitObserver
 }
 
 export type ChainFlavour = 'coreth' | 'subnet-evm'
@@ -124,7 +126,7 @@ export class EvmChain {
   readonly events = new TypedEmitter<ChainEvents>()
   readonly store: ChainStore
   readonly pool = new TxPool()
-  readonly lock: Mutex = createMutex()
+  readonly lock: Mutex
   readonly miner: Miner = new Miner(this)
   readonly vm: VM
   readonly blockchain: StoreBlockchain
@@ -161,6 +163,7 @@ export class EvmChain {
     this.stateManager = init.stateManager
     this.#coinbase = (options.coinbase ?? BLACKHOLE_ADDRESS).toLowerCase() as Hex
     this.flavour = options.flavour ?? 'coreth'
+    this.lock = createMutex(options.onLockWait)
     this.hooks = options.hooks ?? {}
     this.mining = options.mining ?? { mode: 'auto' }
     if (this.mining.mode === 'interval')

@@ -3,6 +3,7 @@ import type { Hex } from '../core/hex.js'
 import { idToString } from '../core/ids.js'
 import type { SeededRandom } from '../core/random.js'
 import type { Clock } from '../core/clock.js'
+import type { MutexWaitObserver } from '../core/mutex.js'
 import { createEvmChain, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { parseSubnetGenesis, subnetEvmNetworkDefaults, type SubnetChainConfig } from '../evm/config/genesis.js'
 import { L1Rules, type WarpEnvironment } from '../evm/l1.js'
@@ -44,6 +45,8 @@ export type CreateL1Context = {
   random: SeededRandom
   nodes: { nodeId: string; blsPublicKey: Hex }[]
   mining: MiningMode | undefined
+  /** Told how long each task waited for the chain's lock. */
+  onLockWait?: MutexWaitObserver
   /** What warp needs from the network, for an L1 with these ids. */
   warp?: (l1: { blockchainIdBytes: Uint8Array; subnetIdBytes: Uint8Array }) => WarpEnvironment
 }
@@ -100,6 +103,7 @@ export async function createL1(options: L1Options, ctx: CreateL1Context): Promis
       extraData: config.extraData,
     },
     mining: options.mining ?? ctx.mining,
+    onLockWait: ctx.onLockWait,
   })
   const validators = (options.validators ?? ctx.nodes.map((_, node) => ({ node, weight: 100n }))).map(({ node, weight }) => {
     const entry = ctx.nodes[node]

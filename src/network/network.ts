@@ -2,13 +2,17 @@ import { hexToBytes } from '@ethereumjs/util'
 import { createClock, type Clock, type ClockOptions } from '../core/clock.js'
 import { InvalidArgumentError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
-import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccount, type NodeIdentity } from '../core/keys.js'
+import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccount } from '../core/keys.js'
 import { createSeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createAcp176FeeRules } from '../evm/acp176.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type L1, type L1Options } from './l1.js'
 import { hexToBlsKey, ValidatorRegistry } from './validators.js'
+import { FaultState } from './faults.js'
+import { SimNode, type NodeEnvironment, type NodeOptions } from './node.js'
+import { WaitRecorder } from './profiler.js'
+import { NetworkUptime } from './uptime.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 
@@ -28,21 +32,17 @@ export type NetworkOptions = {
   mining?: MiningMode
   /** L1s with their subnet-EVM chains, beside the C-chain. */
   l1s?: L1Options[]
+  /** Settings of every simulated node (admin API, data and profile directories, loggers, health checks). */
+  node?: NodeOptions
 }
 
 export const DEFAULT_DEV_BALANCE = 10_000n * 10n ** 18n
-
-/** A simulated node: identity only for now; admin state and health belong to it as they arrive. */
-export type SimNode = {
-  index: number
-  identity: NodeIdentity
-  nodeId: string
-}
 
 type NetworkSnapshot = {
   clock: ReturnType<Clock['snapshot']>
   chains: Map<string, ChainSnapshot>
   validators: ReturnType<ValidatorRegistry['snapshot']>
+  uptime: ReturnType<NetworkUptime['snapshot']>
 }
 
 /** Weight of each primary-network validator: 2,000 AVAX in nAVAX, as in the local genesis. */
@@ -65,6 +65,12 @@ export class Network {
   readonly l1s: L1[]
   /** Every subnet's validator set (the primary network's under its subnet id). */
   readonly validators: ValidatorRegistry
+  /** What is broken (disconnected nodes, stalled chains, full disks…): see {@link FaultState}. */
+  readonly faults: FaultState
+  /** Every node's view of every validator's uptime. */
+  readonly uptime: NetworkUptime
+  /** Time tasks spent queued for chain locks (the nodes' `lock.profile`). */
+  readonly waits: WaitRecorder
   readonly #snapshots = new Map<bigint, NetworkSnapshot>()
   #nextSnapshotId = 1n
   #initial: NetworkSnapshot | undefined
@@ -78,6 +84,9 @@ export class Network {
     cChain: EvmChain
     l1s: L1[]
     validators: ValidatorRegistry
+    faults: FaultState
+    uptime: NetworkUptime
+    waits: WaitRecorder
   }) {
     this.presetName = init.presetName
     this.preset = NETWORK_PRESETS[init.presetName]
@@ -88,6 +97,9 @@ export class Network {
     this.cChain = init.cChain
     this.l1s = init.l1s
     this.validators = init.validators
+    this.faults = init.faults
+    this.uptime = init.uptime
+    this.waits = init.waits
   }
 
   static async create(options: NetworkOptions = {}): Promise<Network> {
@@ -100,10 +112,9 @@ export class Network {
     const random = createSeededRandom(options.seed ?? 'l1sim')
     const clock = createClock(options.clock)
     const devAccounts = deriveDevAccounts({ mnemonic: options.mnemonic ?? DEFAULT_MNEMONIC, count: options.accounts ?? 20 })
-    const nodes = Array.from({ length: nodeCount }, (_, index) => {
-      const identity = createNodeIdentity(random.derive(`node/${index}`))
-      return { index, identity, nodeId: identity.nodeId }
-    })
+    const identities = Array.from({ length: nodeCount }, (_, index) => createNodeIdentity(random.derive(`node/${index}`)))
+    const nodeIds = identities.map((identity) => identity.nodeId)
+    const waits = new WaitRecorder()
     const balance = options.balance ?? DEFAULT_DEV_BALANCE
     const cChain = await createEvmChain({
       alias: 'C',
@@ -124,10 +135,11 @@ export class Network {
         alloc: Object.fromEntries(devAccounts.map((a) => [a.address.toLowerCase(), { balance }])),
       },
       mining: options.mining,
+      onLockWait: waits.observer('chain C'),
     })
     const validators = new ValidatorRegistry()
     const startTime = BigInt(INITIALLY_ACTIVE_TIME)
-    validators.set(PRIMARY_NETWORK_ID, nodes.map((n) => ({ nodeId: n.nodeId, weight: PRIMARY_VALIDATOR_WEIGHT, blsPublicKey: hexToBlsKey(n.identity.blsPublicKey), startTime })))
+    validators.set(PRIMARY_NETWORK_ID, identities.map((n) => ({ nodeId: n.nodeId, weight: PRIMARY_VALIDATOR_WEIGHT, blsPublicKey: hexToBlsKey(n.blsPublicKey), startTime })))
     const l1s: L1[] = []
     for (const l1Options of options.l1s ?? []) {
       if (l1s.some((l) => l.name === l1Options.name) || l1Options.name === 'C' || l1Options.name === 'X' || l1Options.name === 'P')
@@ -136,8 +148,9 @@ export class Network {
         preset,
         clock,
         random,
-        nodes: nodes.map((n) => ({ nodeId: n.nodeId, blsPublicKey: n.identity.blsPublicKey })),
+        nodes: identities.map((n) => ({ nodeId: n.nodeId, blsPublicKey: n.blsPublicKey })),
         mining: options.mining,
+        onLockWait: waits.observer(`chain ${l1Options.name}`),
         warp: ({ blockchainIdBytes, subnetIdBytes }) => ({
           networkId: preset.networkId,
           blockchainId: blockchainIdBytes,
@@ -149,7 +162,28 @@ export class Network {
       validators.set(l1.subnetId, set)
       l1s.push(l1)
     }
-    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators })
+    const now = () => clock.now()
+    const faults = new FaultState({ nodeCount, now })
+    const uptime = new NetworkUptime(nodeIds)
+    for (let a = 0; a < nodeCount; a++) for (let b = a; b < nodeCount; b++) uptime.setLinked(a, b, true, now())
+    const env: NodeEnvironment = {
+      preset,
+      faults,
+      validators,
+      uptime,
+      now,
+      startedAt: now(),
+      nodeIds,
+      chains: [
+        { chain: cChain, subnetId: PRIMARY_NETWORK_ID, blockchainId: preset.cChainId },
+        ...l1s.map((l) => ({ chain: l.chain, subnetId: l.subnetId, l1Name: l.name, blockchainId: l.blockchainId })),
+      ],
+      waits,
+    }
+    const nodes = identities.map((identity, index) => new SimNode({ index, identity, options: options.node ?? {}, env }))
+    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits })
+    network.#wire()
+    for (const node of nodes) await node.start(clock, options.node?.healthCheckFrequency ?? 30)
     network.#initial = await network.#capture()
     if (clock.mode === 'realtime') network.#startTimer()
     return network
@@ -190,15 +224,66 @@ export class Network {
     return this.l1s.find((l) => l.name === id || l.blockchainId === id)
   }
 
+  /**
+   * Keeps the nodes' views current: uptime tracking follows validator sets and connections (a
+   * disconnected node stops gaining uptime in every other node's view), and each node's chain
+   * logger records accepted blocks.
+   */
+  #wire(): void {
+    for (const subnetId of this.validators.subnetIds()) this.uptime.syncSubnet(subnetId, this.validators.get(subnetId), this.clock.now())
+    this.validators.events.on('change', ({ subnetId, validators }) => this.uptime.syncSubnet(subnetId, validators, this.clock.now()))
+    this.faults.events.on('change', () => {
+      const now = this.clock.now()
+      for (let a = 0; a < this.nodes.length; a++)
+        for (let b = a + 1; b < this.nodes.length; b++) this.uptime.setLinked(a, b, this.faults.linked(a, b), now)
+    })
+    for (const chain of this.chains) {
+      const name = chain.alias
+      chain.events.on('block', (block) => {
+        for (const node of this.nodes) {
+          const logger = node.loggers.get(name)
+          if (logger.isEnabled('DEBUG')) logger.debug('accepted block', { height: Number(block.number), hash: block.hash, txs: block.txs.length })
+        }
+      })
+    }
+  }
+
+  /** A node by index or NodeID. */
+  node(id: number | string): SimNode | undefined {
+    return typeof id === 'number' ? this.nodes[id] : this.nodes.find((n) => n.nodeId === id)
+  }
+
+  /**
+   * Disconnects primary-network (or a subnet's) validators, heaviest first, until at least
+   * `fraction` of the stake is cut off; returns the nodes disconnected.
+   */
+  disconnectStake(fraction: number, subnetId: string = PRIMARY_NETWORK_ID): SimNode[] {
+    if (!(fraction > 0 && fraction <= 1)) throw new InvalidArgumentError(`fraction must be above 0 and at most 1, got ${fraction}`)
+    const validators = [...this.validators.get(subnetId)].sort((a, b) => (a.weight === b.weight ? 0 : a.weight > b.weight ? -1 : 1))
+    const total = validators.reduce((sum, v) => sum + v.weight, 0n)
+    let cut = 0n
+    const chosen: SimNode[] = []
+    for (const v of validators) {
+      if (Number(cut) / Number(total) >= fraction) break
+      const node = this.node(v.nodeId)
+      if (!node) continue
+      this.faults.disconnectNode(node.index)
+      chosen.push(node)
+      cut += v.weight
+    }
+    return chosen
+  }
+
   async #capture(): Promise<NetworkSnapshot> {
     const chains = new Map<string, ChainSnapshot>()
     for (const chain of this.chains) chains.set(chain.alias, await chain.snapshot())
-    return { clock: this.clock.snapshot(), chains, validators: this.validators.snapshot() }
+    return { clock: this.clock.snapshot(), chains, validators: this.validators.snapshot(), uptime: this.uptime.snapshot() }
   }
 
   async #restore(snapshot: NetworkSnapshot): Promise<void> {
     this.clock.restore(snapshot.clock)
     this.validators.restore(snapshot.validators)
+    this.uptime.restore(snapshot.uptime)
     for (const chain of this.chains) await chain.revert(snapshot.chains.get(chain.alias)!)
   }
 
@@ -224,6 +309,7 @@ export class Network {
   /** Back to the state right after the network was created (or its scenario loaded). */
   async reset(): Promise<void> {
     this.#snapshots.clear()
+    this.faults.clear()
     await this.#restore(this.#initial!)
   }
 
@@ -247,6 +333,7 @@ export class Network {
         await chain.miner.mine({ timestamp: at > parentTime ? at : parentTime + 1n })
       }
     }
+    for (const node of this.nodes) await node.health.tick()
   }
 
   #startTimer(): void {
@@ -259,6 +346,7 @@ export class Network {
     if (this.#timer) clearInterval(this.#timer)
     this.#timer = undefined
     for (const chain of this.chains) chain.events.removeAllListeners()
+    for (const node of this.nodes) node.close()
   }
 }
 

@@ -31,7 +31,7 @@ export interface InfoNode extends InfoNodeView {
 /** The context slice of the `info` service. */
 export interface InfoContext {
   /** Network-wide facts: ids and upgrades (preset), nodes, validator sets, clock. */
-  network: Pick<Network, 'preset' | 'nodes' | 'validators' | 'clock'>
+  network: Pick<Network, 'preset' | 'validators' | 'clock'> & { nodes: readonly { index: number; nodeId: string }[] }
   node: InfoNode
   /** Another node's view, by index (peers read its port and its uptime view of this node). */
   peer(index: number): InfoNodeView
