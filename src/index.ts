@@ -30,47 +30,66 @@ export { parseUnsignedMessage, parseMessage } from './evm/warp/codec.js'
 export type DevnetOptions = NetworkOptions & {
   /** Default `127.0.0.1`. */
   host?: string
-  /** Default 9650; 0 picks a free port (what tests should use). */
+  /** Node 0's port, default 9650; node i listens on port + 2i (9652, 9654, …), as avalanchego nodes side by side. 0 gives every node a free port (what tests should use). */
   port?: number
 }
 
-export type Devnet = {
-  /** `http://HOST:PORT`, with the port actually bound. */
+/** One simulated node's server. */
+export type DevnetNode = {
+  index: number
+  nodeId: string
+  /** `http://HOST:PORT` of this node. */
   url: string
-  /** `http://HOST:PORT/ext/bc/<chain>/rpc`; `chain` is an alias or blockchain id, `C` by default. */
-  rpcUrl(chain?: string): string
-  /** `ws://HOST:PORT/ext/bc/<chain>/ws`. */
-  wsUrl(chain?: string): string
-  network: Network
   server: L1simServer
-  /** Closes client sockets, the server and the network's timers; safe to call twice. */
+}
+
+export type Devnet = {
+  /** Node 0's `http://HOST:PORT`, with the port actually bound. */
+  url: string
+  /** `http://HOST:PORT/ext/bc/<chain>/rpc` on node 0; `chain` is an alias or blockchain id, `C` by default. */
+  rpcUrl(chain?: string): string
+  /** `ws://HOST:PORT/ext/bc/<chain>/ws` on node 0. */
+  wsUrl(chain?: string): string
+  /** Every node's server: each serves every chain, with its own NodeID, aliases, admin state and health. */
+  nodes: DevnetNode[]
+  network: Network
+  /** Node 0's server. */
+  server: L1simServer
+  /** Closes client sockets, every server and the network's timers; safe to call twice. */
   close(): Promise<void>
 }
 
-/** Creates a network and serves it over HTTP and WebSocket; resolves once the port is bound. */
+/** Creates a network and serves every node over HTTP and WebSocket; resolves once every port is bound. */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
   const { host = DEFAULT_HOST, port = DEFAULT_PORT, ...networkOptions } = options
   const network = await createNetwork(networkOptions)
-  const server = createServer({ network, host, port })
-  let url: string
+  const servers = network.nodes.map((node) => createServer({ network, node, host, port: port === 0 ? 0 : port + 2 * node.index }))
+  const nodes: DevnetNode[] = []
   try {
-    url = await listenServer(server)
+    for (const [index, server] of servers.entries()) {
+      const url = await listenServer(server)
+      const node = network.nodes[index]!
+      node.httpPort = Number(new URL(url).port)
+      nodes.push({ index, nodeId: node.nodeId, url, server })
+    }
   } catch (error) {
-    await server.close()
+    for (const server of servers) await server.close()
     await network.close()
     throw error
   }
+  const url = nodes[0]!.url
   const wsBase = url.replace(/^http/, 'ws')
   let closing: Promise<void> | undefined
   return {
     url,
     rpcUrl: (chain = 'C') => `${url}/ext/bc/${chain}/rpc`,
     wsUrl: (chain = 'C') => `${wsBase}/ext/bc/${chain}/ws`,
+    nodes,
     network,
-    server,
+    server: nodes[0]!.server,
     close: () =>
       (closing ??= (async () => {
-        await server.close()
+        for (const server of servers) await server.close()
         await network.close()
         // Closed handles are released in the loop's close phase; two turns, and none is left.
         for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve))

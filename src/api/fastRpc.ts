@@ -20,11 +20,17 @@ export function createFastRpcHandler(options: {
   dispatcher: EthDispatcher<EthContext>
   nodeId: string
   bodyLimit: number
+  /** The node's alias routing (see `rewriteByAliases`). */
+  rewrite?: (url: string) => string
+  /** False while the node refuses chain calls (bootstrapping): fastify then answers. */
+  accepting?: () => boolean
 }): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { network, dispatcher, nodeId, bodyLimit } = options
   return (req, res) => {
     if (req.method !== 'POST') return false
-    const match = RPC_PATH.exec(req.url ?? '')
+    if (options.accepting && !options.accepting()) return false
+    const url = req.url ?? ''
+    const match = RPC_PATH.exec(options.rewrite ? options.rewrite(url) : url)
     if (!match) return false
     // Only `bc/` takes a blockchain id; the short form takes aliases (C, evm).
     const id = match[1] ?? match[2]!

@@ -8,6 +8,8 @@
 import fastifyWebsocket from '@fastify/websocket'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { Network } from '../network/network.js'
+import type { SimNode } from '../network/node.js'
+import { nodeRoutes } from './routes/node.js'
 import type { EthContext } from '../rpc/context.js'
 import type { RpcMethod } from '../rpc/dispatcher.js'
 import { createServer as createHttpServer } from 'node:http'
@@ -20,6 +22,8 @@ export const DEFAULT_PORT = 9650
 
 export type ServerOptions = {
   network: Network
+  /** The simulated node this server is (its NodeID header, aliases, admin state, health); node 0 by default. */
+  node?: SimNode
   /** Where `listen()` binds when started through {@link listenServer}: avalanchego's `--http-host` default. */
   host?: string
   /** avalanchego's `--http-port` default, 9650; 0 picks a free port. */
@@ -37,12 +41,17 @@ export type L1simServer = FastifyInstance & {
 
 export function createServer(options: ServerOptions): L1simServer {
   const { network } = options
-  const nodeId = network.nodes[0]!.nodeId
+  const node = options.node ?? network.nodes[0]!
+  const nodeId = node.nodeId
   let log: ((error: unknown) => void) | undefined
   const dispatcher = createEvmDispatcher({ methods: options.evmMethods, onError: (error) => log?.(error) })
-  const fastRpc = createFastRpcHandler({ network, dispatcher, nodeId, bodyLimit: ETH_MAX_REQUEST_BYTES })
+  // The node's HTTP router decides what `/ext/<path>` serves (aliases of endpoints and chains, on
+  // this node only): requests are rewritten to the canonical path before fastify routes them.
+  const rewrite = (url: string) => rewriteByAliases(node, url)
+  const fastRpc = createFastRpcHandler({ network, dispatcher, nodeId, bodyLimit: ETH_MAX_REQUEST_BYTES, rewrite, accepting: () => !node.bootstrapping })
   const app = Fastify({
     logger: options.logger ?? false,
+    rewriteUrl: (req) => rewrite(req.url ?? '/'),
     // JSON-RPC POSTs take the fast path; everything else is routed by fastify.
     serverFactory: (handler) => createHttpServer((req, res) => fastRpc(req, res) || handler(req, res)),
   })
@@ -52,6 +61,9 @@ export function createServer(options: ServerOptions): L1simServer {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('node-id', nodeId)
     if (answerCors(request, reply)) return reply.code(200).send()
+    // avalanchego's rejectMiddleware: a chain's APIs refuse calls until it is bootstrapped.
+    if (node.bootstrapping && request.url.startsWith('/ext/bc/'))
+      return sendGoError(reply, 503, 'API call rejected because chain is not done bootstrapping\n')
     return undefined
   })
   app.setNotFoundHandler((_request, reply) => sendGoError(reply, 404, '404 page not found\n'))
@@ -65,7 +77,18 @@ export function createServer(options: ServerOptions): L1simServer {
     },
   })
   app.register(evmRoutes, { network, dispatcher })
+  app.register(nodeRoutes, { network, node })
   return app as unknown as L1simServer
+}
+
+/** `/ext/<path>` as the node's router maps it (`/ext/C/rpc` → `/ext/bc/<C id>/rpc`); other URLs unchanged. */
+export function rewriteByAliases(node: SimNode, url: string): string {
+  if (!url.startsWith('/ext/')) return url
+  const q = url.indexOf('?')
+  const path = q < 0 ? url.slice(5) : url.slice(5, q)
+  const target = node.aliases.lookupRoute(path)
+  if (target === undefined || target === path) return url
+  return `/ext/${target}${q < 0 ? '' : url.slice(q)}`
 }
 
 /** Starts listening at the server's {@link L1simServer.listenAddress}; returns the base URL. */

@@ -1,0 +1,41 @@
+import type { Network } from '../../../network/network.js'
+import type { SimNode } from '../../../network/node.js'
+import { NodeArgumentError, NodeRpcError } from '../types.js'
+import type { FieldDecoder } from '../params.js'
+
+/** The network-control service's context: the whole network, and the node that answers. */
+export type SimContext = { network: Network; node: SimNode }
+
+/** A Go float64 field: a JSON number. */
+export const float64: FieldDecoder<number> = {
+  zero: () => 0,
+  decode: (value, current) => {
+    if (value === null) return current
+    if (typeof value !== 'number') throw new NodeArgumentError(`cannot decode ${typeof value} as float64`)
+    return value
+  },
+}
+
+/**
+ * The node a request names: `node` (index) or `nodeID`; the answering node when neither is given
+ * and `fallback` allows it. Unknown nodes are the service's error, not a decoding one.
+ */
+export function selectNode(ctx: SimContext, args: { node?: number | undefined; nodeID?: string | undefined }, fallback: boolean): number | undefined {
+  if (args.nodeID !== undefined && args.nodeID !== '') {
+    const node = ctx.network.node(args.nodeID)
+    if (!node) throw new NodeRpcError(`unknown node ${args.nodeID}`)
+    return node.index
+  }
+  if (args.node !== undefined) {
+    if (!ctx.network.node(args.node)) throw new NodeRpcError(`node ${args.node} does not exist (the network has ${ctx.network.nodes.length} nodes)`)
+    return args.node
+  }
+  return fallback ? ctx.node.index : undefined
+}
+
+/** A chain named by alias or id, as its health check names it (`C`, an L1's name). */
+export function chainAlias(ctx: SimContext, chain: string): string {
+  const found = ctx.network.chain(ctx.node.lookupChain(chain) ?? chain)
+  if (!found) throw new NodeRpcError(`there is no chain with alias/ID '${chain}'`)
+  return found.alias
+}
