@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_HOST, DEFAULT_PORT } from './api/server.js'
 import { BaseError, InvalidArgumentError } from './core/errors.js'
 import type { L1Options } from './network/l1.js'
+import { formatLogLevel, parseLogLevel, type LogLevelName } from './network/logging.js'
 import { DEFAULT_DERIVATION_PATH, DEFAULT_MNEMONIC } from './core/keys.js'
 import type { MiningMode } from './evm/chain.js'
 import { startDevnet, type Devnet, type DevnetOptions } from './index.js'
@@ -61,6 +62,15 @@ Options for start:
                         add an L1 whose subnet-EVM chain has this genesis (and upgrade.json);
                         repeatable; served at /ext/bc/<name>/rpc
 
+Node options (every simulated node; node i listens on port + 2i):
+  --api-admin-enabled[=true|false]   serve /ext/admin (default false)
+  --data-dir <dir>                   node i keeps logs, profiles, plugins in <dir>/node-<i> (default .l1sim)
+  --profile-dir <dir>                admin profiles go to <dir>/node-<i> (default <node data dir>/profiles)
+  --plugin-dir <dir>                 where admin.loadVMs looks for VM plugins (default <node data dir>/plugins)
+  --log-level <level>                OFF FATAL ERROR WARN INFO TRACE DEBUG VERBO: what is written (default INFO)
+  --log-display-level <level>        what is shown on stderr (default: the log level)
+  --health-check-frequency <dur>     e.g. 30s, 1m, 500ms of network time (default 30s)
+
   -h, --help            show this help
   -v, --version         print the version
 `
@@ -75,6 +85,13 @@ const OPTIONS = {
   balance: { type: 'string' },
   'block-time': { type: 'string' },
   l1: { type: 'string', multiple: true },
+  'api-admin-enabled': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'profile-dir': { type: 'string' },
+  'plugin-dir': { type: 'string' },
+  'log-level': { type: 'string' },
+  'log-display-level': { type: 'string' },
+  'health-check-frequency': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -138,7 +155,9 @@ export async function runCli(argv: string[], io: CliIO = {}): Promise<CliResult>
 function parseCommandLine(argv: string[]): { command?: string; options: DevnetOptions; help: boolean; version: boolean } {
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+    // A bare Go bool flag means true.
+    const args = argv.map((arg) => (arg === '--api-admin-enabled' ? '--api-admin-enabled=true' : arg))
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
@@ -156,9 +175,45 @@ function parseCommandLine(argv: string[]): { command?: string; options: DevnetOp
     clock: { mode: 'realtime' },
     mining: values['block-time'] === undefined ? { mode: 'auto' } : blockTime(values['block-time']),
     l1s: (values.l1 ?? []).map(l1Option),
+    node: {
+      apiAdminEnabled: values['api-admin-enabled'] === undefined ? false : goBool('--api-admin-enabled', values['api-admin-enabled']),
+      ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
+      ...(values['profile-dir'] !== undefined ? { profileDir: values['profile-dir'] } : {}),
+      ...(values['plugin-dir'] !== undefined ? { pluginDir: values['plugin-dir'] } : {}),
+      ...(values['log-level'] !== undefined ? { logLevel: logLevel('--log-level', values['log-level']) } : {}),
+      ...(values['log-display-level'] !== undefined ? { logDisplayLevel: logLevel('--log-display-level', values['log-display-level']) } : {}),
+      ...(values['health-check-frequency'] !== undefined ? { healthCheckFrequency: goDurationSeconds('--health-check-frequency', values['health-check-frequency']) } : {}),
+      display: process.stderr,
+    },
   }
   if (options.host === '') throw new UsageError('--host must not be empty')
   return { command: positionals[0], options, help: values.help === true, version: values.version === true }
+}
+
+/** Go's `strconv.ParseBool`, as a bool flag's `=value` is read. */
+function goBool(flag: string, text: string): boolean {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false
+  throw new UsageError(`${flag} must be true or false, got "${text}"`)
+}
+
+function logLevel(flag: string, text: string): LogLevelName {
+  try {
+    return formatLogLevel(parseLogLevel(text)) as LogLevelName
+  } catch {
+    throw new UsageError(`${flag} must be one of OFF, FATAL, ERROR, WARN, INFO, TRACE, DEBUG, VERBO, got "${text}"`)
+  }
+}
+
+/** A Go duration (`30s`, `1m30s`, `500ms`) in seconds; must be positive, as avalanchego requires. */
+function goDurationSeconds(flag: string, text: string): number {
+  const units: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 }
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)]
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text)
+    throw new UsageError(`${flag} must be a duration such as 30s, 1m or 500ms, got "${text}"`)
+  const seconds = parts.reduce((sum, p) => sum + Number(p[1]) * units[p[2]!]!, 0)
+  if (!(seconds > 0)) throw new UsageError('health-check-frequency must be positive')
+  return seconds
 }
 
 /** `--l1 name=genesis.json[,upgrade.json]`: the files are read now, so a typo fails before the start. */
@@ -237,6 +292,12 @@ function banner(devnet: Devnet, options: DevnetOptions): string {
     field('HTTP', devnet.rpcUrl()),
     field('WebSocket', devnet.wsUrl()),
     ...network.l1s.flatMap((l1) => [field(`HTTP (${l1.name})`, devnet.rpcUrl(l1.name)), field(`WebSocket (${l1.name})`, devnet.wsUrl(l1.name))]),
+    '',
+    'Nodes',
+    rule,
+    ...devnet.nodes.map((n) => `(${n.index}) ${n.nodeId} ${n.url}`),
+    field('Admin API', options.node?.apiAdminEnabled ? 'enabled (/ext/admin)' : 'disabled (--api-admin-enabled=true to serve /ext/admin)'),
+    field('Network control', '/ext/sim (sim.*: faults, time)'),
     '',
     'Available Accounts',
     rule,

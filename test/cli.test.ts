@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events'
+import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runCli, USAGE, type CliResult } from '../src/cli.js'
@@ -124,6 +125,30 @@ describe('l1sim start', () => {
     expect(missing.stderr).toBe(`l1sim: --l1 dex: cannot read ${missingFile}: ENOENT\nRun "l1sim --help" for usage.\n`)
     const shape = await run('start', '--port', '0', '--l1', 'dex')
     expect(shape.stderr).toContain('--l1 must be <name>=<genesis file>[,<upgrade file>], got "dex"')
+  })
+
+  it('passes the node flags through: admin API, directories, log levels, health frequency', async () => {
+    const dir = fileURLToPath(new URL('./.tmp/cli-node-flags/', import.meta.url))
+    const result = await run('start', '--port', '0', '--nodes', '2', '--api-admin-enabled', '--data-dir', dir, '--log-level', 'debug', '--log-display-level', 'warn', '--health-check-frequency', '1m30s')
+    try {
+      const [node0, node1] = result.devnet!.network.nodes
+      expect(node0!.config).toMatchObject({ apiAdminEnabled: true, dataDir: `${dir}node-0`, logLevel: 'DEBUG', logDisplayLevel: 'WARN', healthCheckFrequency: 90_000 })
+      expect(node1!.config.dataDir).toBe(`${dir}node-1`)
+      expect(result.stdout).toContain(`(1) ${node1!.nodeId} ${result.devnet!.nodes[1]!.url}`)
+      expect(result.stdout).toContain('Admin API:         enabled (/ext/admin)')
+      const res = await fetch(`${result.devnet!.url}/ext/admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"admin.getLoggerLevel","params":{"loggerName":"C"}}' })
+      expect(await res.text()).toBe('{"jsonrpc":"2.0","result":{"loggerLevels":{"C":{"logLevel":"DEBUG","displayLevel":"WARN"}}},"id":1}\n')
+    } finally {
+      await result.devnet?.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses bad node flags with usage errors', async () => {
+    expect((await run('start', '--api-admin-enabled=maybe')).stderr).toContain('--api-admin-enabled must be true or false, got "maybe"')
+    expect((await run('start', '--log-level', 'LOUD')).stderr).toContain('--log-level must be one of OFF, FATAL, ERROR, WARN, INFO, TRACE, DEBUG, VERBO, got "LOUD"')
+    expect((await run('start', '--health-check-frequency', '30')).stderr).toContain('--health-check-frequency must be a duration such as 30s, 1m or 500ms, got "30"')
+    expect((await run('start', '--health-check-frequency', '0s')).stderr).toContain('health-check-frequency must be positive')
   })
 
   it('closes cleanly on SIGINT or SIGTERM', async () => {
