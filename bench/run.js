@@ -38,10 +38,11 @@ function startServer() {
 let rpcUrl
 let nextId = 1
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
-function post(body) {
-  const url = new URL(rpcUrl)
+function post(body, target = rpcUrl, method = 'POST') {
+  const url = new URL(target)
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent, headers }, (res) => {
       let data = ''
       res.setEncoding('utf8')
       res.on('data', (c) => (data += c))
@@ -203,6 +204,23 @@ async function run(prefix, full) {
 
 }
 
+// The node APIs on one node, 4 requests in flight: GET /ext/health (cached check results) and
+// info.getNodeID over the node dialect.
+async function nodeApis(base) {
+  const measure = async (label, once) => {
+    for (let i = 0; i < 500; i++) await once()
+    const total = 8000
+    const t = now()
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      for (let i = 0; i < total / 4; i++) await once()
+    }))
+    results[label] = Math.round(total / ((now() - t) / 1000))
+  }
+  await measure('http_healthGetPerSec', () => post(undefined, `${base}/ext/health`, 'GET'))
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNodeID' })
+  await measure('http_infoGetNodeIdPerSec', () => post(body, `${base}/ext/info`))
+}
+
 // L1SIM_URL=http://host:port drives an l1sim server started elsewhere (to profile it, say);
 // BENCH_RPC_URL=http://host:port/path drives any EVM JSON-RPC endpoint with the same workload and the
 // same dev mnemonic (Anvil, say, to calibrate the HTTP figures on this machine). Either skips the
@@ -218,6 +236,7 @@ if (external) {
   await rpc('eth_chainId')
   results.coldStartMs = +(now() - t0).toFixed(1)
   await run('http_', true)
+  await nodeApis(url)
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
   results.peakRssMB = Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
   child.kill('SIGTERM')
@@ -305,6 +324,8 @@ const targets = {
   ])),
   latencyRatio5000vs200: ['<=', 1.3],
   l1_precompileSlowdownPct: ['<=', 10],
+  http_healthGetPerSec: ['>=', 5000],
+  http_infoGetNodeIdPerSec: ['>=', 5000],
 }
 const rows = Object.entries(results).map(([k, v]) => {
   const t = targets[k]

@@ -8,7 +8,7 @@ import { createEvmChain, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { parseSubnetGenesis, subnetEvmNetworkDefaults, type SubnetChainConfig } from '../evm/config/genesis.js'
 import { L1Rules, type WarpEnvironment } from '../evm/l1.js'
 import type { NetworkPreset } from './presets.js'
-import { hexToBlsKey, type ValidatorEntry } from './validators.js'
+import { nodeValidatorEntry, type ValidatorEntry } from './validators.js'
 
 /** An L1 in the network options: its EVM chain's genesis and its validators. */
 export type L1Options = {
@@ -43,7 +43,8 @@ export type CreateL1Context = {
   preset: NetworkPreset
   clock: Clock
   random: SeededRandom
-  nodes: { nodeId: string; blsPublicKey: Hex }[]
+  /** The nodes' identities (their BLS keys are read only when needed). */
+  nodes: readonly { readonly nodeId: string; readonly blsPublicKey: Hex }[]
   mining: MiningMode | undefined
   /** Told how long each task waited for the chain's lock. */
   onLockWait?: MutexWaitObserver
@@ -108,7 +109,7 @@ export async function createL1(options: L1Options, ctx: CreateL1Context): Promis
   const validators = (options.validators ?? ctx.nodes.map((_, node) => ({ node, weight: 100n }))).map(({ node, weight }) => {
     const entry = ctx.nodes[node]
     if (!entry) throw new InvalidArgumentError(`L1 ${options.name}: validator node ${node} does not exist (the network has ${ctx.nodes.length} nodes)`)
-    return { nodeId: entry.nodeId, weight: BigInt(weight ?? 100n), blsPublicKey: hexToBlsKey(entry.blsPublicKey), startTime: config.timestamp }
+    return nodeValidatorEntry(entry, BigInt(weight ?? 100n), config.timestamp)
   })
   return {
     l1: { name: options.name, subnetId, subnetIdBytes, blockchainId: idToString(blockchainIdBytes), blockchainIdBytes, chain, rules, config },

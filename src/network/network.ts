@@ -8,7 +8,7 @@ import { createEvmChain, type ChainSnapshot, type EvmChain, type MiningMode } fr
 import { createAcp176FeeRules } from '../evm/acp176.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type L1, type L1Options } from './l1.js'
-import { hexToBlsKey, ValidatorRegistry } from './validators.js'
+import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
 import { FaultState } from './faults.js'
 import { SimNode, type NodeEnvironment, type NodeOptions } from './node.js'
 import { WaitRecorder } from './profiler.js'
@@ -139,7 +139,7 @@ export class Network {
     })
     const validators = new ValidatorRegistry()
     const startTime = BigInt(INITIALLY_ACTIVE_TIME)
-    validators.set(PRIMARY_NETWORK_ID, identities.map((n) => ({ nodeId: n.nodeId, weight: PRIMARY_VALIDATOR_WEIGHT, blsPublicKey: hexToBlsKey(n.blsPublicKey), startTime })))
+    validators.set(PRIMARY_NETWORK_ID, identities.map((n) => nodeValidatorEntry(n, PRIMARY_VALIDATOR_WEIGHT, startTime)))
     const l1s: L1[] = []
     for (const l1Options of options.l1s ?? []) {
       if (l1s.some((l) => l.name === l1Options.name) || l1Options.name === 'C' || l1Options.name === 'X' || l1Options.name === 'P')
@@ -148,7 +148,7 @@ export class Network {
         preset,
         clock,
         random,
-        nodes: identities.map((n) => ({ nodeId: n.nodeId, blsPublicKey: n.blsPublicKey })),
+        nodes: identities,
         mining: options.mining,
         onLockWait: waits.observer(`chain ${l1Options.name}`),
         warp: ({ blockchainIdBytes, subnetIdBytes }) => ({

@@ -36,7 +36,8 @@ export class ValidatorRegistry {
       if (seen.has(v.nodeId)) throw new InvalidArgumentError(`validator ${v.nodeId} appears twice in subnet ${subnetId}`)
       seen.add(v.nodeId)
     }
-    const frozen = Object.freeze(validators.map((v) => Object.freeze({ ...v })))
+    // Entries are frozen as given (not copied), so a lazily computed `blsPublicKey` getter stays lazy.
+    const frozen = Object.freeze(validators.map((v) => (Object.isFrozen(v) ? v : Object.freeze(v))))
     this.#sets.set(subnetId, frozen)
     this.events.emit('change', { subnetId, validators: frozen })
   }
@@ -68,3 +69,20 @@ export class ValidatorRegistry {
 }
 
 export const hexToBlsKey = (key: Hex): Uint8Array => Uint8Array.from(Buffer.from(key.slice(2), 'hex'))
+
+/**
+ * A validator entry of a simulated node whose BLS key is derived on first read: a node's BLS key
+ * costs a curve multiplication (~10 ms), and most runs never need one (warp and the validators
+ * API do), so a network starts without paying for them.
+ */
+export function nodeValidatorEntry(node: { nodeId: string; blsPublicKey: Hex }, weight: bigint, startTime: bigint): ValidatorEntry {
+  let key: Uint8Array | undefined
+  return {
+    nodeId: node.nodeId,
+    weight,
+    get blsPublicKey() {
+      return (key ??= hexToBlsKey(node.blsPublicKey))
+    },
+    startTime,
+  }
+}
