@@ -79,9 +79,13 @@ export class FaultState {
     this.#remove((f) => f.kind === 'fillDisk' && (node === undefined || f.node === node))
   }
 
+  /** The latest fillDisk that applies to the node (its own or a network-wide one) decides. */
   diskPercentOverride(node: number): number | undefined {
-    const fault = this.#faults.find((f) => f.kind === 'fillDisk' && (f.node === undefined || f.node === node))
-    return fault?.kind === 'fillDisk' ? fault.availablePercentage : undefined
+    for (let i = this.#faults.length - 1; i >= 0; i--) {
+      const f = this.#faults[i]!
+      if (f.kind === 'fillDisk' && (f.node === undefined || f.node === node)) return f.availablePercentage
+    }
+    return undefined
   }
 
   /** The node's database reports `closed`. */

@@ -164,6 +164,7 @@ export class Network {
     }
     const now = () => clock.now()
     const faults = new FaultState({ nodeCount, now })
+    if (options.node?.bootstrapDelay !== undefined) faults.delayBootstrap(options.node.bootstrapDelay)
     const uptime = new NetworkUptime(nodeIds)
     for (let a = 0; a < nodeCount; a++) for (let b = a; b < nodeCount; b++) uptime.setLinked(a, b, true, now())
     const env: NodeEnvironment = {

@@ -34,6 +34,11 @@ export type NodeOptions = {
   display?: DestinationStream
   /** `--health-check-frequency` in seconds of network time (default 30). */
   healthCheckFrequency?: number
+  /**
+   * Every node starts bootstrapping for this many seconds of network time (a `delayBootstrap` fault
+   * from the start), so readiness reports 503 until the nodes are ready, as a freshly started node does.
+   */
+  bootstrapDelay?: number
 }
 
 export const DEFAULT_DATA_DIR = '.l1sim'

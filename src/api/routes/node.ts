@@ -87,7 +87,8 @@ export const nodeRoutes: FastifyPluginAsync<NodeRoutesOptions> = async (app, { n
   const healthContext = { health: node.health }
   const report = (request: FastifyRequest, reply: FastifyReply, worker: 'health' | 'readiness' | 'liveness') => {
     const { status, body } = healthGet(node.health.worker(worker), tagsOf(request.url))
-    return reply.code(status).header('content-type', 'application/json').send(body)
+    // Go's `w.Header().Set("Content-Type", "application/json")`, bare: a Buffer keeps fastify from adding `; charset=utf-8`.
+    return reply.code(status).header('content-type', 'application/json').send(Buffer.from(body, 'utf8'))
   }
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers()
