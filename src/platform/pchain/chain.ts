@@ -1,0 +1,329 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { hexToBytes } from '../../core/hex.js'
+import { PRIMARY_NETWORK_ID, idFromString } from '../../core/ids.js'
+import type { ValidatorEntry } from '../../network/validators.js'
+import type { OutputOwners, PChainSignedTx, Utxo } from '../txs.js'
+import { showId } from '../txs.js'
+import type { PChainConfig } from './config.js'
+import { PChainTxError, fail } from './errors.js'
+import type { AtomicMemory, ExecContext, TxAuth } from './executor.js'
+import { executeStandardTx, produceUtxo, txFee, utxoKey } from './executor.js'
+import { advanceGasState, advanceValidatorFeeState, calculateReward, splitReward, validatorFeeCostOf, validatorFeeSecondsRemaining } from './feeMath.js'
+import type { L1Validator, PBlock, PChainSnapshot, Staker } from './state.js'
+import { PChainState, PENDING_TO_CURRENT, Priority, canonicalJson, isPermissionedValidator } from './state.js'
+
+/** Pushes validator sets out (the network's ValidatorRegistry satisfies it). */
+export interface ValidatorSetListener {
+  set(subnetId: string, entries: readonly ValidatorEntry[]): void
+}
+
+/** Uptime of `nodeId` on `subnetId` since `startTime`, as a fraction in [0, 1]. */
+export type UptimeFn = (nodeId: string, subnetId: string, startTime: number, endTime: number) => number
+
+/** Turns a signed tx into its id and the signer addresses of each credential (codec + secp256k1 recovery). */
+export type Authenticator = (tx: PChainSignedTx) => TxAuth
+
+export type PChainOptions = {
+  config: PChainConfig
+  /** The P-chain's blockchain id (cb58); the empty id on every real network. */
+  chainId?: string
+  genesisTimestamp: number
+  /** Initial AVAX supply (for the reward formula). */
+  initialSupply: bigint
+  /** Genesis UTXOs (created at height 0 by a pseudo tx `genesis`). */
+  genesisUtxos?: Utxo[]
+  /** Genesis subnets: id → owner. */
+  genesisSubnets?: { id: string; owner: OutputOwners }[]
+  authenticate: Authenticator
+  atomic: AtomicMemory
+  uptime?: UptimeFn
+  listener?: ValidatorSetListener
+}
+
+export type IssueResult = { txId: string; height: number; blockId: string; fee: bigint }
+
+export type ValidationStatus = 'pending' | 'active' | 'completed' | 'removed' | 'unknown'
+
+/**
+ * The P-chain: state + executor + block building on a virtual clock. Every accepted tx lands in
+ * its own Banff standard block; time moves by {@link advanceTo}, which cuts the blocks the real
+ * builder would (one per staker-set change or L1 eviction, one proposal + option block per
+ * RewardValidatorTx).
+ */
+export class PChain {
+  state: PChainState
+  readonly config: PChainConfig
+  readonly chainId: string
+  #auth: Authenticator
+  #atomic: AtomicMemory
+  #uptime: UptimeFn
+  #listener: ValidatorSetListener | undefined
+  #pushed = new Map<string, string>()
+
+  constructor(o: PChainOptions) {
+    this.config = o.config
+    this.chainId = o.chainId ?? PRIMARY_NETWORK_ID
+    this.#auth = o.authenticate
+    this.#atomic = o.atomic
+    this.#uptime = o.uptime ?? (() => 1)
+    this.#listener = o.listener
+    this.state = PChainState.empty({ timestamp: o.genesisTimestamp, supply: o.initialSupply, primaryNetworkId: PRIMARY_NETWORK_ID, feeCapacity: o.config.dynamicFee.maxCapacity })
+    const ctx = this.#ctx(0)
+    for (const u of o.genesisUtxos ?? []) produceUtxo(ctx, u, { chain: this.chainId, txId: 'genesis', height: 0 })
+    for (const s of o.genesisSubnets ?? []) this.state.putSubnet({ id: s.id, owner: s.owner, createdAt: o.genesisTimestamp })
+  }
+
+  #ctx(height: number): ExecContext {
+    return { config: this.config, state: this.state, atomic: this.#atomic, chainId: this.chainId, height }
+  }
+
+  /** The fee `signed.unsigned` would pay now (dynamic, Etna). */
+  fee(unsigned: PChainSignedTx['unsigned']): bigint {
+    if (unsigned.type === 'AddValidatorTx' || unsigned.type === 'AddDelegatorTx') return 0n
+    return txFee(this.#ctx(this.state.height + 1), unsigned).fee
+  }
+
+  setListener(l: ValidatorSetListener | undefined) { this.#listener = l; this.#pushed.clear(); this.#publish() }
+  setUptime(fn: UptimeFn) { this.#uptime = fn }
+
+  get timestamp() { return this.state.timestamp }
+  get height() { return this.state.height }
+
+  /**
+   * Verifies and accepts one tx in a new standard block at `timestamp` (default: the chain time).
+   * Time is advanced first (with the blocks that implies). A refused tx throws {@link PChainTxError}
+   * and changes nothing (the time advance included).
+   */
+  issueTx(signed: PChainSignedTx, options: { timestamp?: number } = {}): IssueResult {
+    const auth = this.#auth(signed)
+    const txId = showId(auth.txId)
+    return this.state.atomically(() => {
+      if (this.state.getTx(txId)) throw new PChainTxError('duplicateTx', `tx ${txId} already accepted`)
+      if (options.timestamp !== undefined && options.timestamp > this.state.timestamp) this.#advance(options.timestamp)
+      const height = this.state.height + 1
+      const ctx = this.#ctx(height)
+      const res = executeStandardTx(ctx, signed, auth)
+      // the block consumes the tx's gas from the fee state (gas.State.ConsumeGas)
+      if (res.gas > 0n) {
+        const fs = this.state.feeState
+        if (fs.capacity < res.gas) throw new PChainTxError('insufficientCapacity', `insufficient capacity: capacity (${fs.capacity}) < gas (${res.gas})`)
+        this.state.setFeeState({ capacity: fs.capacity - res.gas, excess: fs.excess + res.gas })
+      }
+      // atomic requests apply on accept: do them last (they are not journaled)
+      const block = this.#addBlock('standard', [txId])
+      this.state.putTx({ id: txId, type: signed.unsigned.type, height, status: 'Committed', tx: signed })
+      if (res.importedFrom && res.atomicKeys) this.#atomic.consume(res.importedFrom, res.atomicKeys)
+      if (res.exported) this.#atomic.export(res.exported.to, res.exported.utxos)
+      this.#publish()
+      return { txId, height, blockId: block.id, fee: res.burned }
+    })
+  }
+
+  /** Moves chain time to `timestamp`, cutting every block the real chain would on the way. */
+  advanceTo(timestamp: number): PBlock[] {
+    const before = this.state.height
+    this.state.atomically(() => this.#advance(timestamp))
+    this.#publish()
+    return this.state.d.blocks.slice(before + 1)
+  }
+
+  #advance(target: number) {
+    if (target < this.state.timestamp) throw new PChainTxError('timeBackwards', `proposed timestamp before current chain time: proposed timestamp (${target}), chain time (${this.state.timestamp})`)
+    for (;;) {
+      this.#rewardDue()
+      if (this.state.timestamp >= target) break
+      let next = this.#nextStakerChangeTime(target)
+      if (next <= this.state.timestamp) next = Math.min(target, this.state.timestamp + 1)
+      this.#advanceTimeTo(next)
+      this.#addBlock('standard', [])
+    }
+  }
+
+  /** `GetNextStakerChangeTime` (+ L1 eviction time), capped at `cap`. */
+  #nextStakerChangeTime(cap: number): number {
+    let next = cap
+    for (const which of ['current', 'pending'] as const) {
+      const s = this.state.firstStaker(which)
+      if (s && s.nextTime < next) next = s.nextTime
+    }
+    const first = this.state.activeL1Validators()[0]
+    if (first) {
+      const now = this.state.timestamp
+      const remaining = first.endAccumulatedFee - this.state.accruedFees
+      const secs = validatorFeeSecondsRemaining({ current: BigInt(this.state.numActiveL1Validators()), excess: this.state.l1ValidatorExcess }, this.config.validatorFee, BigInt(Math.max(0, next - now)), remaining < 0n ? 0n : remaining)
+      const t = now + Number(secs)
+      if (t < next) next = t
+    }
+    return next
+  }
+
+  /** `advanceTimeTo`: promote pending stakers, drop expired permissioned ones, charge L1 fees. */
+  #advanceTimeTo(newTime: number) {
+    const st = this.state
+    const height = st.height + 1
+    const promotions = st.sortedStakers('pending').filter((s) => s.startTime <= newTime)
+    const promoted: Staker[] = []
+    for (const p of promotions) {
+      const cur: Staker = { ...p, nextTime: p.endTime, priority: PENDING_TO_CURRENT[p.priority]! }
+      if (p.priority !== Priority.SubnetPermissionedValidatorPending) {
+        const supply = st.getSupply(p.subnetId)
+        cur.potentialReward = calculateReward(this.config.staking.rewardConfig, BigInt(p.endTime - p.startTime), p.weight, supply)
+        st.setSupply(p.subnetId, supply + cur.potentialReward)
+      }
+      promoted.push(cur)
+    }
+    for (const cur of promoted.filter((s) => s.kind === 'validator')) { st.deletePendingValidator(cur); st.putCurrentValidator(cur) }
+    for (const cur of promoted.filter((s) => s.kind === 'delegator')) { st.deletePendingDelegator(cur); st.putCurrentDelegator(cur) }
+    for (const s of st.sortedStakers('current')) {
+      if (s.endTime > newTime) break
+      if (s.priority !== Priority.SubnetPermissionedValidatorCurrent) break
+      st.deleteCurrentValidator(s)
+      st.putEndedStaker({ staker: s, status: 'completed', height })
+    }
+    if (newTime < this.config.upgrades.etnaTime) { st.setTimestamp(newTime); return }
+    for (const key of [...st.d.expiries]) if (Number(key.split('/')[0]) <= newTime) st.deleteExpiry(key)
+    const seconds = BigInt(newTime - st.timestamp)
+    const df = this.config.dynamicFee
+    st.setFeeState(advanceGasState(st.feeState, df.maxCapacity, df.maxPerSecond, df.targetPerSecond, seconds))
+    const vfs = { current: BigInt(st.numActiveL1Validators()), excess: st.l1ValidatorExcess }
+    const accrued = st.accruedFees + validatorFeeCostOf(vfs, this.config.validatorFee, seconds)
+    for (const v of st.activeL1Validators()) {
+      if (v.endAccumulatedFee > accrued) break
+      st.putL1Validator({ ...v, endAccumulatedFee: 0n })
+    }
+    st.setL1ValidatorExcess(advanceValidatorFeeState(vfs, this.config.validatorFee.target, seconds).excess)
+    st.setAccruedFees(accrued)
+    st.setTimestamp(newTime)
+  }
+
+  /** Issues a RewardValidatorTx (proposal block + commit/abort block) for each staker whose end time is now. */
+  #rewardDue() {
+    for (;;) {
+      const s = this.state.firstStaker('current')
+      if (!s || s.endTime > this.state.timestamp || isPermissionedValidator(s.priority)) return
+      this.#reward(s)
+    }
+  }
+
+  #reward(s: Staker) {
+    const st = this.state
+    // RewardValidatorTx bytes: codec version, type id 20, staker tx id, zero credentials.
+    const bytes = new Uint8Array(2 + 4 + 32 + 4)
+    bytes[5] = 20
+    bytes.set(idFromString(s.txId), 6)
+    const rewardTxId = showId(sha256(bytes))
+    const validatorStart = s.kind === 'validator' ? s.startTime : (st.getCurrentValidator(s.subnetId, s.nodeId)?.startTime ?? s.startTime)
+    const up = this.#uptime(s.nodeId, s.subnetId, validatorStart, s.endTime)
+    const commit = up >= this.config.staking.uptimeRequirement
+    this.#addBlock('proposal', [rewardTxId])
+    const height = st.height + 1
+    const origin = { chain: this.chainId, txId: rewardTxId, height }
+    const ctx = this.#ctx(height)
+    const stakerTxId = idFromString(s.txId)
+    const stake = s.stakeOuts ?? []
+    stake.forEach((o, i) => produceUtxo(ctx, { txId: stakerTxId, outputIndex: s.outsLength + i, assetId: o.assetId, output: o.output }, origin))
+    const asset = stake[0]?.assetId ?? idFromString(this.config.avaxAssetId)
+    const pay = (amount: bigint, owner: OutputOwners, index: number) =>
+      produceUtxo(ctx, { txId: stakerTxId, outputIndex: index, assetId: asset, output: { type: 'TransferOutput', amount, owners: owner } }, origin, true)
+    let paid = 0n
+    if (s.kind === 'validator') {
+      let offset = 0
+      if (commit && s.potentialReward > 0n) { pay(s.potentialReward, s.rewardsOwner!, s.outsLength + stake.length); offset = 1; paid += s.potentialReward }
+      const delegatee = st.getDelegateeReward(s.subnetId, s.nodeId)
+      if (delegatee > 0n) { pay(delegatee, s.delegationRewardsOwner ?? s.rewardsOwner!, s.outsLength + stake.length + offset); paid += delegatee }
+      st.setDelegateeReward(s.subnetId, s.nodeId, 0n)
+      st.deleteCurrentValidator(s)
+    } else {
+      const validator = st.getCurrentValidator(s.subnetId, s.nodeId)
+      if (!validator) throw fail('notFound', (m) => `failed to get whether ${s.nodeId} is a validator: ${m}`)
+      if (commit) {
+        const [delegateeReward, delegatorReward] = splitReward(s.potentialReward, validator.delegationShares ?? 0)
+        if (delegatorReward > 0n) { pay(delegatorReward, s.rewardsOwner!, s.outsLength + stake.length); paid += delegatorReward }
+        if (delegateeReward > 0n) st.setDelegateeReward(s.subnetId, s.nodeId, st.getDelegateeReward(s.subnetId, s.nodeId) + delegateeReward)
+      }
+      st.deleteCurrentDelegator(s)
+    }
+    if (!commit) st.setSupply(s.subnetId, st.getSupply(s.subnetId) - s.potentialReward)
+    st.putTx({ id: rewardTxId, type: 'RewardValidatorTx', height: height - 1, status: commit ? 'Committed' : 'Aborted', tx: { unsigned: { type: 'RewardValidatorTx', txId: stakerTxId }, credentials: [] } })
+    st.putEndedStaker({ staker: s, status: 'completed', height, endTxId: rewardTxId, rewarded: commit, reward: paid })
+    this.#addBlock(commit ? 'commit' : 'abort', [])
+  }
+
+  #addBlock(kind: PBlock['kind'], txs: string[]): PBlock {
+    const height = this.state.height + 1
+    const parentId = this.state.lastBlockId
+    const timestamp = this.state.timestamp
+    const id = showId(sha256(new TextEncoder().encode(`${parentId}|${height}|${timestamp}|${kind}|${txs.join(',')}`)))
+    const block: PBlock = { height, id, parentId, timestamp, kind, txs }
+    this.state.addBlock(block)
+    return block
+  }
+
+  // --- reads ---------------------------------------------------------------------------------
+
+  /** pending → active → completed (rewarded / expired) or removed (RemoveSubnetValidatorTx). */
+  validationStatus(stakerTxId: string): ValidationStatus {
+    const st = this.state
+    const ended = st.getEndedStaker(stakerTxId)
+    if (ended) return ended.status
+    for (const m of [st.d.pendingValidators, st.d.pendingDelegators]) for (const s of m.values()) if (s.txId === stakerTxId) return 'pending'
+    for (const m of [st.d.currentValidators, st.d.currentDelegators]) for (const s of m.values()) if (s.txId === stakerTxId) return 'active'
+    return 'unknown'
+  }
+
+  /** Remaining balance of an L1 validator (0 when inactive). */
+  l1ValidatorBalance(v: L1Validator): bigint {
+    return v.endAccumulatedFee === 0n ? 0n : v.endAccumulatedFee - this.state.accruedFees
+  }
+
+  /** UTXOs owned (among others) by `address` (20 bytes). */
+  utxosOf(address: Uint8Array): Utxo[] {
+    const h = Buffer.from(address).toString('hex')
+    const out: Utxo[] = []
+    for (const rec of this.state.d.utxos.values()) if (rec.addresses.some((a) => a.replace(/^0x/, '') === h)) out.push(rec.utxo)
+    return out
+  }
+
+  getUtxo(txId: string, index: number) { return this.state.getUtxo(utxoKey(txId, index)) }
+
+  /** The validator sets to push: primary (validators + delegations), permissioned subnets, L1s (active validators). */
+  validatorSets(): Map<string, ValidatorEntry[]> {
+    const st = this.state
+    const sets = new Map<string, ValidatorEntry[]>([[PRIMARY_NETWORK_ID, []]])
+    const delegated = new Map<string, bigint>()
+    for (const d of st.d.currentDelegators.values()) delegated.set(`${d.subnetId}/${d.nodeId}`, (delegated.get(`${d.subnetId}/${d.nodeId}`) ?? 0n) + d.weight)
+    for (const v of st.d.currentValidators.values()) {
+      if (st.getSubnet(v.subnetId)?.conversion) continue
+      const list = sets.get(v.subnetId) ?? []
+      const primary = st.getCurrentValidator(PRIMARY_NETWORK_ID, v.nodeId)
+      const key = v.blsPublicKey ?? primary?.blsPublicKey
+      list.push({ nodeId: v.nodeId, weight: v.weight + (delegated.get(`${v.subnetId}/${v.nodeId}`) ?? 0n), blsPublicKey: key ? hexToBytes(key as `0x${string}`) : undefined, startTime: BigInt(v.startTime) })
+      sets.set(v.subnetId, list)
+    }
+    for (const s of st.d.subnets.values()) {
+      if (!s.conversion) { if (!sets.has(s.id)) sets.set(s.id, []); continue }
+      const list: ValidatorEntry[] = []
+      for (const v of st.l1ValidatorsOf(s.id)) if (v.endAccumulatedFee !== 0n) list.push({ nodeId: v.nodeId, weight: v.weight, blsPublicKey: hexToBytes(v.publicKey as `0x${string}`), startTime: BigInt(v.startTime), validationId: v.validationId })
+      sets.set(s.id, list)
+    }
+    for (const list of sets.values()) list.sort((a, b) => (a.nodeId < b.nodeId ? -1 : 1))
+    return sets
+  }
+
+  #publish() {
+    if (!this.#listener) return
+    for (const [subnetId, entries] of this.validatorSets()) {
+      const fp = canonicalJson(entries.map((e) => [e.nodeId, e.weight, e.validationId ?? '']))
+      if (this.#pushed.get(subnetId) === fp) continue
+      this.#pushed.set(subnetId, fp)
+      this.#listener.set(subnetId, entries)
+    }
+  }
+
+  // --- snapshots -----------------------------------------------------------------------------
+
+  snapshot(): PChainSnapshot { return this.state.snapshot() }
+  restore(snap: PChainSnapshot) { this.state.restore(snap); this.#pushed.clear(); this.#publish() }
+  serialize(): string { return this.state.serialize() }
+  hash(): string { return this.state.hash() }
+}
