@@ -13,6 +13,7 @@ import { FaultState } from './faults.js'
 import { SimNode, type NodeEnvironment, type NodeOptions } from './node.js'
 import { WaitRecorder } from './profiler.js'
 import { NetworkUptime } from './uptime.js'
+import { PrimaryNetwork, type PrimarySnapshot } from './primary.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 
@@ -43,6 +44,7 @@ type NetworkSnapshot = {
   chains: Map<string, ChainSnapshot>
   validators: ReturnType<ValidatorRegistry['snapshot']>
   uptime: ReturnType<NetworkUptime['snapshot']>
+  primary: PrimarySnapshot
 }
 
 /** Weight of each primary-network validator: 2,000 AVAX in nAVAX, as in the local genesis. */
@@ -71,6 +73,8 @@ export class Network {
   readonly uptime: NetworkUptime
   /** Time tasks spent queued for chain locks (the nodes' `lock.profile`). */
   readonly waits: WaitRecorder
+  /** The X-chain, shared memory and the C-chain's atomic transactions. */
+  readonly primary: PrimaryNetwork
   readonly #snapshots = new Map<bigint, NetworkSnapshot>()
   #nextSnapshotId = 1n
   #initial: NetworkSnapshot | undefined
@@ -87,6 +91,7 @@ export class Network {
     faults: FaultState
     uptime: NetworkUptime
     waits: WaitRecorder
+    primary: PrimaryNetwork
   }) {
     this.presetName = init.presetName
     this.preset = NETWORK_PRESETS[init.presetName]
@@ -100,6 +105,7 @@ export class Network {
     this.faults = init.faults
     this.uptime = init.uptime
     this.waits = init.waits
+    this.primary = init.primary
   }
 
   static async create(options: NetworkOptions = {}): Promise<Network> {
@@ -162,6 +168,7 @@ export class Network {
       validators.set(l1.subnetId, set)
       l1s.push(l1)
     }
+    const primary = new PrimaryNetwork({ presetName, preset, clock, cChain, devAccounts })
     const now = () => clock.now()
     const faults = new FaultState({ nodeCount, now })
     if (options.node?.bootstrapDelay !== undefined) faults.delayBootstrap(options.node.bootstrapDelay)
@@ -180,9 +187,10 @@ export class Network {
         ...l1s.map((l) => ({ chain: l.chain, subnetId: l.subnetId, l1Name: l.name, blockchainId: l.blockchainId })),
       ],
       waits,
+      otherChains: [primary.xHealthSubject],
     }
     const nodes = identities.map((identity, index) => new SimNode({ index, identity, options: options.node ?? {}, env }))
-    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits })
+    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary })
     network.#wire()
     for (const node of nodes) await node.start(clock, options.node?.healthCheckFrequency ?? 30)
     network.#initial = await network.#capture()
@@ -278,13 +286,14 @@ export class Network {
   async #capture(): Promise<NetworkSnapshot> {
     const chains = new Map<string, ChainSnapshot>()
     for (const chain of this.chains) chains.set(chain.alias, await chain.snapshot())
-    return { clock: this.clock.snapshot(), chains, validators: this.validators.snapshot(), uptime: this.uptime.snapshot() }
+    return { clock: this.clock.snapshot(), chains, validators: this.validators.snapshot(), uptime: this.uptime.snapshot(), primary: this.primary.snapshot() }
   }
 
   async #restore(snapshot: NetworkSnapshot): Promise<void> {
     this.clock.restore(snapshot.clock)
     this.validators.restore(snapshot.validators)
     this.uptime.restore(snapshot.uptime)
+    this.primary.restore(snapshot.primary)
     for (const chain of this.chains) await chain.revert(snapshot.chains.get(chain.alias)!)
   }
 

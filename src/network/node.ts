@@ -6,7 +6,7 @@ import type { EvmChain } from '../evm/chain.js'
 import { createNodeAliases, type NodeAliases } from './aliases.js'
 import type { FaultState } from './faults.js'
 import { createNodeHealth, type NodeHealth } from './health.js'
-import { registerNodeHealthChecks, type NodeHealthView } from './healthChecks.js'
+import { registerNodeHealthChecks, type ChainHealthSubject, type NodeHealthView } from './healthChecks.js'
 import { createNodeLoggers, type LogLevelName, type NodeLoggers } from './logging.js'
 import { defaultNodeConfig, type NodeConfig } from './nodeConfig.js'
 import type { NetworkPreset } from './presets.js'
@@ -54,6 +54,8 @@ export type NodeEnvironment = {
   nodeIds: readonly string[]
   /** The EVM chains with their subnets: the C-chain (primary network) and every L1. */
   chains: readonly { chain: EvmChain; subnetId: string; l1Name?: string; blockchainId: string }[]
+  /** Other chains with a health check (the X-chain, the P-chain), on the primary network. */
+  otherChains: readonly ChainHealthSubject[]
   waits: WaitRecorder
 }
 
@@ -116,7 +118,10 @@ export class SimNode {
     this.health = createNodeHealth()
     registerNodeHealthChecks(this.health, {
       view: this.#healthView(),
-      chains: env.chains.map(({ chain, subnetId }) => ({ chain, subnetId })),
+      chains: [
+        ...env.otherChains.map((chain) => ({ chain, subnetId: PRIMARY_NETWORK_ID })),
+        ...env.chains.map(({ chain, subnetId }) => ({ chain, subnetId })),
+      ],
       // A one-node network runs as avalanchego runs without sybil protection: no peers is not a fault.
       network: { enabled: env.nodeIds.length > 1 },
     })
