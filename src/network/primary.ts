@@ -6,9 +6,11 @@ import type { DevAccount } from '../core/keys.js'
 import type { EvmChain } from '../evm/chain.js'
 import { SharedMemory, type SharedMemorySnapshot } from '../platform/atomic.js'
 import { CChainAtomic, type CAtomicSignedTx, type CAtomicSnapshot } from '../platform/xchain/cchainAtomic.js'
+import { pubKeyToEthAddress } from '../platform/xchain/bytes.js'
+import { publicKeyOf } from '../platform/secp256k1fx.js'
 import { localGenesisAllocations, XChain } from '../platform/xchain/chain.js'
 import type { XStateSnapshot } from '../platform/xchain/state.js'
-import { devAccountAllocations } from '../platform/xchain/wallet.js'
+import { devAccountAllocations, type Keychain } from '../platform/xchain/wallet.js'
 import { CAtomicBackend } from './cAtomicBackend.js'
 import type { NetworkPreset, NetworkPresetName } from './presets.js'
 
@@ -48,6 +50,18 @@ export class PrimaryNetwork {
     const unsigned = tx.unsigned
     const addresses = unsigned.type === 'ImportTx' ? unsigned.outs.map((o) => o.address) : unsigned.ins.map((i) => i.address)
     const accepted = await this.#backend.run(addresses, () => this.cAtomic.issueTx(tx))
+    return { txId: accepted.txId }
+  }
+
+  /** Imports every AVAX UTXO `keychain` owns in shared memory from `sourceChain` into the C-chain account `to`. */
+  async importToC(args: { sourceChain: string; to: Uint8Array; keychain: Keychain }): Promise<{ txId: string }> {
+    return this.issueCAtomicTx(this.cAtomic.buildImportTx(args))
+  }
+
+  /** Exports `amount` nAVAX from the C-chain account of `privateKey` to `to` on `destinationChain` (P or X). */
+  async exportFromC(args: { destinationChain: string; to: Uint8Array; amount: bigint; privateKey: Uint8Array }): Promise<{ txId: string }> {
+    const from = pubKeyToEthAddress(publicKeyOf(args.privateKey))
+    const accepted = await this.#backend.run([from], () => this.cAtomic.issueTx(this.cAtomic.buildExportTx(args)))
     return { txId: accepted.txId }
   }
 
