@@ -14,6 +14,7 @@ import { SimNode, type NodeEnvironment, type NodeOptions } from './node.js'
 import { WaitRecorder } from './profiler.js'
 import { NetworkUptime } from './uptime.js'
 import { PrimaryNetwork, type PrimarySnapshot } from './primary.js'
+import type { UptimeFn, ValidatorSetListener } from '../platform/pchain/chain.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 
@@ -168,7 +169,23 @@ export class Network {
       validators.set(l1.subnetId, set)
       l1s.push(l1)
     }
-    const primary = new PrimaryNetwork({ presetName, preset, clock, cChain, devAccounts })
+    // The P-chain's sets: its primary-network validators join the simulated nodes (genesis
+    // validators); its subnets and L1s are its own.
+    const genesisPrimary = validators.get(PRIMARY_NETWORK_ID)
+    const pchainSets: ValidatorSetListener = {
+      set: (subnetId, entries) => validators.set(subnetId, subnetId === PRIMARY_NETWORK_ID ? [...genesisPrimary, ...entries.filter((e) => !genesisPrimary.some((g) => g.nodeId === e.nodeId))] : entries),
+    }
+    let uptimeOf: UptimeFn = () => 1
+    const primary = new PrimaryNetwork({
+      presetName,
+      preset,
+      clock,
+      cChain,
+      devAccounts,
+      validators: pchainSets,
+      uptime: (nodeId, subnetId, start, end) => uptimeOf(nodeId, subnetId, start, end),
+      genesisTxId: random.derive('pchain/genesis-utxos'),
+    })
     const now = () => clock.now()
     const faults = new FaultState({ nodeCount, now })
     if (options.node?.bootstrapDelay !== undefined) faults.delayBootstrap(options.node.bootstrapDelay)
@@ -187,10 +204,13 @@ export class Network {
         ...l1s.map((l) => ({ chain: l.chain, subnetId: l.subnetId, l1Name: l.name, blockchainId: l.blockchainId })),
       ],
       waits,
-      otherChains: [primary.xHealthSubject],
+      otherChains: [primary.pHealthSubject, primary.xHealthSubject],
     }
     const nodes = identities.map((identity, index) => new SimNode({ index, identity, options: options.node ?? {}, env }))
     const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary })
+    // Rewards need 80% uptime as node 0 measured it; a validator that is not a simulated node has
+    // no node to measure and counts as always up.
+    uptimeOf = (nodeId, subnetId, start, end) => uptime.tracker(0, subnetId).uptimeFraction(nodeId, Math.min(end, clock.now()), start) ?? 1
     network.#wire()
     for (const node of nodes) await node.start(clock, options.node?.healthCheckFrequency ?? 30)
     network.#initial = await network.#capture()
@@ -343,6 +363,7 @@ export class Network {
         await chain.miner.mine({ timestamp: at > parentTime ? at : parentTime + 1n })
       }
     }
+    this.primary.advanceTo(this.clock.now())
     for (const node of this.nodes) await node.health.tick()
   }
 

@@ -1,4 +1,4 @@
-import { bytesToHex } from '@ethereumjs/util'
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import type { Clock } from '../core/clock.js'
 import type { Hex } from '../core/hex.js'
 import { idFromString } from '../core/ids.js'
@@ -7,17 +7,41 @@ import type { EvmChain } from '../evm/chain.js'
 import { SharedMemory, type SharedMemorySnapshot } from '../platform/atomic.js'
 import { CChainAtomic, type CAtomicSignedTx, type CAtomicSnapshot } from '../platform/xchain/cchainAtomic.js'
 import { pubKeyToEthAddress } from '../platform/xchain/bytes.js'
-import { publicKeyOf } from '../platform/secp256k1fx.js'
+import { addressFromPrivateKey, publicKeyOf } from '../platform/secp256k1fx.js'
+import { PChain, type UptimeFn, type ValidatorSetListener } from '../platform/pchain/chain.js'
+import { pchainConfig } from '../platform/pchain/config.js'
+import { authenticate } from '../platform/pchain/auth.js'
+import { PChainAtomicMemory } from '../platform/pchain/atomicAdapter.js'
 import { localGenesisAllocations, XChain } from '../platform/xchain/chain.js'
 import type { XStateSnapshot } from '../platform/xchain/state.js'
 import { devAccountAllocations, type Keychain } from '../platform/xchain/wallet.js'
 import { CAtomicBackend } from './cAtomicBackend.js'
 import type { NetworkPreset, NetworkPresetName } from './presets.js'
 
+/** The primary network's initial AVAX supply the reward formula starts from (local genesis: 360M AVAX, in nAVAX). */
+export const PRIMARY_INITIAL_SUPPLY = 360_000_000n * 1_000_000_000n
+
 /** Each dev account's AVAX on the X-chain at genesis, in nAVAX (10,000 AVAX, as on the C-chain). */
 export const DEV_X_BALANCE = 10_000n * 1_000_000_000n
 
-export type PrimarySnapshot = { x: XStateSnapshot; shared: SharedMemorySnapshot; cAtomic: CAtomicSnapshot }
+/** Each dev account's AVAX on the P-chain at genesis, in nAVAX. */
+export const DEV_P_BALANCE = 10_000n * 1_000_000_000n
+
+export type PrimarySnapshot = { x: XStateSnapshot; shared: SharedMemorySnapshot; cAtomic: CAtomicSnapshot; p: ReturnType<PChain['snapshot']> }
+
+export type PrimaryNetworkOptions = {
+  presetName: NetworkPresetName
+  preset: NetworkPreset
+  clock: Clock
+  cChain: EvmChain
+  devAccounts: readonly DevAccount[]
+  /** The validator sets the P-chain decides (primary additions, P-chain subnets and L1s) go here. */
+  validators: ValidatorSetListener
+  /** Uptime of a validator on a subnet as the network measures it (rewards need 80%). */
+  uptime: UptimeFn
+  /** 32 bytes naming the genesis UTXOs' pseudo transaction. */
+  genesisTxId: Uint8Array
+}
 
 /**
  * The primary network's non-EVM side: the X-chain, the shared memory atomic transfers go through,
@@ -27,11 +51,28 @@ export class PrimaryNetwork {
   readonly sharedMemory: SharedMemory
   readonly xchain: XChain
   readonly cAtomic: CChainAtomic
+  readonly pchain: PChain
   readonly #backend: CAtomicBackend
 
-  constructor(options: { presetName: NetworkPresetName; preset: NetworkPreset; clock: Clock; cChain: EvmChain; devAccounts: readonly DevAccount[] }) {
-    const { presetName, clock, cChain } = options
+  constructor(options: PrimaryNetworkOptions) {
+    const { presetName, preset, clock, cChain } = options
     this.sharedMemory = new SharedMemory()
+    this.pchain = new PChain({
+      config: pchainConfig(presetName, { avaxAssetId: preset.avaxAssetId }),
+      chainId: preset.pChainId,
+      genesisTimestamp: clock.now(),
+      initialSupply: PRIMARY_INITIAL_SUPPLY,
+      genesisUtxos: options.devAccounts.map((account, index) => ({
+        txId: options.genesisTxId,
+        outputIndex: index,
+        assetId: idFromString(preset.avaxAssetId),
+        output: { type: 'TransferOutput', amount: DEV_P_BALANCE, owners: { locktime: 0n, threshold: 1, addrs: [addressFromPrivateKey(hexToBytes(account.privateKey))] } },
+      })),
+      authenticate,
+      atomic: new PChainAtomicMemory({ sharedMemory: this.sharedMemory, preset: presetName }),
+      uptime: options.uptime,
+      listener: options.validators,
+    })
     this.xchain = new XChain({
       preset: presetName,
       clock,
@@ -77,11 +118,28 @@ export class PrimaryNetwork {
     }
   }
 
+  /** The P-chain as a health-check subject: its last accepted block. */
+  get pHealthSubject(): { alias: string; head: { number: bigint; hash: Hex } } {
+    const pchain = this.pchain
+    return {
+      alias: 'P',
+      get head() {
+        return { number: BigInt(pchain.height), hash: bytesToHex(idFromString(pchain.state.lastBlockId)) as Hex }
+      },
+    }
+  }
+
+  /** Moves the P-chain to network time: stakers start and end (rewards), L1 validators pay fees. */
+  advanceTo(now: number): void {
+    if (now > this.pchain.timestamp) this.pchain.advanceTo(now)
+  }
+
   snapshot(): PrimarySnapshot {
-    return { x: this.xchain.snapshot(), shared: this.sharedMemory.snapshot(), cAtomic: this.cAtomic.snapshot() }
+    return { x: this.xchain.snapshot(), shared: this.sharedMemory.snapshot(), cAtomic: this.cAtomic.snapshot(), p: this.pchain.snapshot() }
   }
 
   restore(snapshot: PrimarySnapshot): void {
+    this.pchain.restore(snapshot.p)
     this.xchain.restore(snapshot.x)
     this.sharedMemory.restore(snapshot.shared)
     this.cAtomic.restore(snapshot.cAtomic)

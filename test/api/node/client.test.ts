@@ -44,7 +44,7 @@ describe('avalanche.js against node 0', () => {
   it('Health()', async () => {
     const health = await avalanche.Health().health()
     expect(health.healthy).toBe(true)
-    expect(Object.keys(health.checks)).toEqual(['C', 'X', 'bootstrapped', 'database', 'dex', 'diskspace', 'network', 'router'])
+    expect(Object.keys(health.checks)).toEqual(['C', 'P', 'X', 'bootstrapped', 'database', 'dex', 'diskspace', 'network', 'router'])
     expect((health.checks as any).C.message.networking.percentConnected).toBe(1)
   })
 

@@ -8,7 +8,7 @@ import { PRIMARY_NETWORK_ID } from '../../../src/core/ids.js'
 import { testGenesis } from '../../l1/helpers.js'
 import { call, healthGet, postRaw, request, result, sim, startTestDevnet, type TestDevnet } from './helpers.js'
 
-const ALL_CHECKS = ['C', 'X', 'bootstrapped', 'database', 'dex', 'diskspace', 'network', 'router']
+const ALL_CHECKS = ['C', 'P', 'X', 'bootstrapped', 'database', 'dex', 'diskspace', 'network', 'router']
 const APPLICATION_CHECKS = ['bootstrapped', 'database', 'diskspace', 'network', 'router']
 const CHAIN_ID_CALL = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}'
 
@@ -86,7 +86,7 @@ describe('a healthy network', () => {
     expect(dex.status).toBe(200)
     expect(Object.keys(dex.body.checks)).toEqual(['bootstrapped', 'database', 'dex', 'diskspace', 'network', 'router'])
     const primary = await healthGet(`${url}/ext/health?tag=${PRIMARY_NETWORK_ID}`)
-    expect(Object.keys(primary.body.checks)).toEqual(['C', 'X', ...APPLICATION_CHECKS])
+    expect(Object.keys(primary.body.checks)).toEqual(['C', 'P', 'X', ...APPLICATION_CHECKS])
     const both = await healthGet(`${url}/ext/health?tag=${PRIMARY_NETWORK_ID}&tag=${dexSubnet}`)
     expect(Object.keys(both.body.checks)).toEqual(ALL_CHECKS)
     const bogus = await healthGet(`${url}/ext/health?tag=bogus`)
