@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
-import { idToString } from '../core/ids.js'
+import { idFromString, idToString } from '../core/ids.js'
 import type { SeededRandom } from '../core/random.js'
 import type { Clock } from '../core/clock.js'
 import type { MutexWaitObserver } from '../core/mutex.js'
@@ -23,6 +23,8 @@ export type L1Options = {
   mining?: MiningMode
   /** Coinbase when fee recipients are allowed (a node's `feeRecipient`). */
   feeRecipient?: Hex
+  /** Ids the P-chain gave the subnet and chain; derived from the seed and the name otherwise. */
+  ids?: { subnetId: string; blockchainId: string }
 }
 
 /** An L1 of the network: ids, its chain and the rules behind it. */
@@ -76,8 +78,8 @@ export async function createL1(options: L1Options, ctx: CreateL1Context): Promis
     }),
     upgradeJson: options.upgrade === undefined ? undefined : parse(options.upgrade, 'upgrade'),
   })
-  const subnetIdBytes = ctx.random.derive(`l1/${options.name}/subnet`)
-  const blockchainIdBytes = ctx.random.derive(`l1/${options.name}/chain`)
+  const subnetIdBytes = options.ids ? idFromString(options.ids.subnetId) : ctx.random.derive(`l1/${options.name}/subnet`)
+  const blockchainIdBytes = options.ids ? idFromString(options.ids.blockchainId) : ctx.random.derive(`l1/${options.name}/chain`)
   const subnetId = idToString(subnetIdBytes)
   const rules = new L1Rules({
     config,

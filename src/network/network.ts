@@ -2,12 +2,12 @@ import { hexToBytes } from '@ethereumjs/util'
 import { createClock, type Clock, type ClockOptions } from '../core/clock.js'
 import { InvalidArgumentError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
-import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccount } from '../core/keys.js'
-import { createSeededRandom } from '../core/random.js'
+import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccount, type NodeIdentity } from '../core/keys.js'
+import { createSeededRandom, type SeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createAcp176FeeRules } from '../evm/acp176.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
-import { createL1, type L1, type L1Options } from './l1.js'
+import { createL1, type CreateL1Context, type L1, type L1Options } from './l1.js'
 import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
 import { FaultState } from './faults.js'
 import { SimNode, type NodeEnvironment, type NodeOptions } from './node.js'
@@ -15,6 +15,10 @@ import { WaitRecorder } from './profiler.js'
 import { NetworkUptime } from './uptime.js'
 import { PrimaryNetwork, type PrimarySnapshot } from './primary.js'
 import type { UptimeFn, ValidatorSetListener } from '../platform/pchain/chain.js'
+import { PWallet } from '../platform/pchain/wallet.js'
+import { Keychain, XWallet } from '../platform/xchain/wallet.js'
+import { addressFromPrivateKey } from '../platform/secp256k1fx.js'
+import { SUBNET_EVM_ID } from './version.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 
@@ -74,8 +78,10 @@ export class Network {
   readonly uptime: NetworkUptime
   /** Time tasks spent queued for chain locks (the nodes' `lock.profile`). */
   readonly waits: WaitRecorder
-  /** The X-chain, shared memory and the C-chain's atomic transactions. */
+  /** The P-chain, the X-chain, shared memory and the C-chain's atomic transactions. */
   readonly primary: PrimaryNetwork
+  readonly #random: SeededRandom
+  readonly #l1Context: CreateL1Context
   readonly #snapshots = new Map<bigint, NetworkSnapshot>()
   #nextSnapshotId = 1n
   #initial: NetworkSnapshot | undefined
@@ -93,6 +99,8 @@ export class Network {
     uptime: NetworkUptime
     waits: WaitRecorder
     primary: PrimaryNetwork
+    random: SeededRandom
+    l1Context: CreateL1Context
   }) {
     this.presetName = init.presetName
     this.preset = NETWORK_PRESETS[init.presetName]
@@ -107,6 +115,8 @@ export class Network {
     this.uptime = init.uptime
     this.waits = init.waits
     this.primary = init.primary
+    this.#random = init.random
+    this.#l1Context = init.l1Context
   }
 
   static async create(options: NetworkOptions = {}): Promise<Network> {
@@ -148,24 +158,24 @@ export class Network {
     const startTime = BigInt(INITIALLY_ACTIVE_TIME)
     validators.set(PRIMARY_NETWORK_ID, identities.map((n) => nodeValidatorEntry(n, PRIMARY_VALIDATOR_WEIGHT, startTime)))
     const l1s: L1[] = []
+    const l1Context: CreateL1Context = {
+      preset,
+      clock,
+      random,
+      nodes: identities,
+      mining: options.mining,
+      warp: ({ blockchainIdBytes, subnetIdBytes }) => ({
+        networkId: preset.networkId,
+        blockchainId: blockchainIdBytes,
+        subnetId: subnetIdBytes,
+        subnetOf: (chainId) => subnetOfChain(preset, l1s, chainId),
+        validatorsOf: (subnetId) => validators.get(idToString(subnetId)),
+      }),
+    }
     for (const l1Options of options.l1s ?? []) {
       if (l1s.some((l) => l.name === l1Options.name) || l1Options.name === 'C' || l1Options.name === 'X' || l1Options.name === 'P')
         throw new InvalidArgumentError(`L1 name ${JSON.stringify(l1Options.name)} is already taken`)
-      const { l1, validators: set } = await createL1(l1Options, {
-        preset,
-        clock,
-        random,
-        nodes: identities,
-        mining: options.mining,
-        onLockWait: waits.observer(`chain ${l1Options.name}`),
-        warp: ({ blockchainIdBytes, subnetIdBytes }) => ({
-          networkId: preset.networkId,
-          blockchainId: blockchainIdBytes,
-          subnetId: subnetIdBytes,
-          subnetOf: (chainId) => subnetOfChain(preset, l1s, chainId),
-          validatorsOf: (subnetId) => validators.get(idToString(subnetId)),
-        }),
-      })
+      const { l1, validators: set } = await createL1(l1Options, { ...l1Context, onLockWait: waits.observer(`chain ${l1Options.name}`) })
       validators.set(l1.subnetId, set)
       l1s.push(l1)
     }
@@ -207,10 +217,11 @@ export class Network {
       otherChains: [primary.pHealthSubject, primary.xHealthSubject],
     }
     const nodes = identities.map((identity, index) => new SimNode({ index, identity, options: options.node ?? {}, env }))
-    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary })
+    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary, random, l1Context })
     // Rewards need 80% uptime as node 0 measured it; a validator that is not a simulated node has
     // no node to measure and counts as always up.
-    uptimeOf = (nodeId, subnetId, start, end) => uptime.tracker(0, subnetId).uptimeFraction(nodeId, Math.min(end, clock.now()), start) ?? 1
+    uptimeOf = (nodeId, subnetId, start, end) =>
+      nodeIds.includes(nodeId) ? (uptime.tracker(0, subnetId).uptimeFraction(nodeId, Math.min(end, clock.now()), start) ?? 1) : 1
     network.#wire()
     for (const node of nodes) await node.start(clock, options.node?.healthCheckFrequency ?? 30)
     network.#initial = await network.#capture()
@@ -275,6 +286,71 @@ export class Network {
         }
       })
     }
+  }
+
+  /** The P- and X-chain wallets of a dev account (its secp256k1 key), or undefined for an unknown index. */
+  wallets(account: number) {
+    const dev = this.devAccounts[account]
+    if (!dev) return undefined
+    const key = hexToBytes(dev.privateKey)
+    const keychain = new Keychain([key])
+    return {
+      p: new PWallet(this.primary.pchain, keychain, { sharedMemory: this.primary.sharedMemory }),
+      x: new XWallet(this.primary.xchain, keychain),
+      keychain,
+      key,
+      /** The 20-byte address of the account on P and X. */
+      address: addressFromPrivateKey(key),
+    }
+  }
+
+  /** A new validator identity (NodeID, BLS key and proof of possession) from the network seed. */
+  newValidatorIdentity(): NodeIdentity {
+    return createNodeIdentity(this.#random.next('extra-validator'))
+  }
+
+  /**
+   * Moves a dev account's AVAX (nAVAX) between P, X and C: an export on `from`, then the import on
+   * `to` of everything the account has waiting there. C-side amounts are in nAVAX too (1 nAVAX =
+   * 1 gwei of the C-chain balance).
+   */
+  async transfer(args: { from: string; to: string; amount: bigint; account: number }): Promise<{ exportTxId: string; importTxId: string }> {
+    const w = this.wallets(args.account)
+    if (!w) throw new InvalidArgumentError(`account ${args.account} does not exist`)
+    const ids = { P: this.preset.pChainId, X: this.preset.xChainId, C: this.preset.cChainId } as Record<string, string>
+    const from = args.from.toUpperCase()
+    const to = args.to.toUpperCase()
+    if (!ids[from] || !ids[to] || from === to) throw new InvalidArgumentError(`transfer goes between two of P, X and C, got ${args.from} → ${args.to}`)
+    const { xchain } = this.primary
+    let exportTxId: string
+    if (from === 'P') exportTxId = w.p.exportTo(ids[to]!, { to: w.address, amount: args.amount }).txId
+    else if (from === 'X') exportTxId = xchain.issueTx(w.x.export({ destinationChain: ids[to]!, to: w.address, amount: args.amount })).txId
+    else exportTxId = (await this.primary.exportFromC({ destinationChain: ids[to]!, to: w.address, amount: args.amount, privateKey: w.key })).txId
+    let importTxId: string
+    if (to === 'P') importTxId = w.p.importFrom(ids[from]!, { to: w.address }).txId
+    else if (to === 'X') importTxId = xchain.issueTx(w.x.import({ sourceChain: ids[from]! })).txId
+    else importTxId = (await this.primary.importToC({ sourceChain: ids[from]!, to: hexToBytes(this.devAccounts[args.account]!.address), keychain: w.keychain })).txId
+    return { exportTxId, importTxId }
+  }
+
+  /**
+   * Starts the EVM chain of a CreateChainTx the P-chain accepted, when its VM is subnet-EVM: the
+   * genesis from the tx, the P-chain's subnet and chain ids, served by every node at
+   * `/ext/bc/<blockchain id>/rpc` (and by its name when free). Other VMs are recorded on the P-chain only.
+   */
+  async startChainFromP(blockchainId: string): Promise<L1 | undefined> {
+    const record = this.primary.pchain.state.getBlockchain(blockchainId)
+    if (!record || record.vmId !== SUBNET_EVM_ID || this.l1(blockchainId)) return this.l1(blockchainId)
+    const nameFree = /^[A-Za-z0-9_-]{1,64}$/.test(record.name) && !this.chain(record.name) && !['P', 'X', 'C'].includes(record.name)
+    const name = nameFree ? record.name : blockchainId
+    const { l1 } = await createL1(
+      // The P-chain keeps the genesis bytes as hex; subnet-EVM's genesis is JSON text.
+      { name, genesis: Buffer.from(record.genesisData.replace(/^0x/, ''), 'hex').toString('utf8'), ids: { subnetId: record.subnetId, blockchainId } },
+      { ...this.#l1Context, onLockWait: this.waits.observer(`chain ${name}`) },
+    )
+    this.l1s.push(l1)
+    for (const node of this.nodes) node.addChain(l1.chain, l1.subnetId, l1.blockchainId)
+    return l1
   }
 
   /** A node by index or NodeID. */

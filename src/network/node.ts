@@ -6,7 +6,7 @@ import type { EvmChain } from '../evm/chain.js'
 import { createNodeAliases, type NodeAliases } from './aliases.js'
 import type { FaultState } from './faults.js'
 import { createNodeHealth, type NodeHealth } from './health.js'
-import { registerNodeHealthChecks, type ChainHealthSubject, type NodeHealthView } from './healthChecks.js'
+import { createChainCheck, registerNodeHealthChecks, type ChainHealthSubject, type NodeHealthView } from './healthChecks.js'
 import { createNodeLoggers, type LogLevelName, type NodeLoggers } from './logging.js'
 import { defaultNodeConfig, type NodeConfig } from './nodeConfig.js'
 import type { NetworkPreset } from './presets.js'
@@ -77,6 +77,7 @@ export class SimNode {
   /** The HTTP port the node's server is bound to (its staking port is the next one), once serving. */
   httpPort: number
   readonly #env: NodeEnvironment
+  #view: NodeHealthView
 
   constructor(init: { index: number; identity: NodeIdentity; options: NodeOptions; env: NodeEnvironment }) {
     const { index, identity, options, env } = init
@@ -116,8 +117,9 @@ export class SimNode {
     this.profiler = createProfiler({ dir: this.config.profileDir, waits: env.waits })
     this.vms = createVmRegistry({ pluginDir: this.config.pluginDir })
     this.health = createNodeHealth()
+    this.#view = this.#healthView()
     registerNodeHealthChecks(this.health, {
-      view: this.#healthView(),
+      view: this.#view,
       chains: [
         ...env.otherChains.map((chain) => ({ chain, subnetId: PRIMARY_NETWORK_ID })),
         ...env.chains.map(({ chain, subnetId }) => ({ chain, subnetId })),
@@ -125,6 +127,16 @@ export class SimNode {
       // A one-node network runs as avalanchego runs without sybil protection: no peers is not a fault.
       network: { enabled: env.nodeIds.length > 1 },
     })
+  }
+
+  /**
+   * Adds a chain started while the node runs (a subnet-EVM chain the P-chain created): its
+   * aliases, its logger and its health check.
+   */
+  addChain(chain: EvmChain, subnetId: string, blockchainId: string): void {
+    this.aliases.addL1({ name: chain.alias, blockchainId })
+    if (!this.loggers.has(chain.alias)) this.loggers.make(chain.alias)
+    this.health.registerHealthCheck(createChainCheck({ chain, subnetId, view: this.#view }))
   }
 
   /** Starts the health workers on the network clock (each runs its checks once now). */

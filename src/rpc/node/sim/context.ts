@@ -39,3 +39,28 @@ export function chainAlias(ctx: SimContext, chain: string): string {
   if (!found) throw new NodeRpcError(`there is no chain with alias/ID '${chain}'`)
   return found.alias
 }
+
+/** The dev account a request spends from (`account`, default 0): its P- and X-chain wallets. */
+export function walletsOf(ctx: SimContext, account: number | undefined) {
+  const wallets = ctx.network.wallets(account ?? 0)
+  if (!wallets) throw new NodeRpcError(`account ${account} does not exist (the network has ${ctx.network.devAccounts.length} dev accounts)`)
+  return wallets
+}
+
+/** A validator's signer: a simulated node (`node` index) or a fresh identity the network derives. */
+export function signerOf(ctx: SimContext, node: number | undefined) {
+  if (node === undefined) return ctx.network.newValidatorIdentity()
+  const found = ctx.network.node(node)
+  if (!found) throw new NodeRpcError(`node ${node} does not exist (the network has ${ctx.network.nodes.length} nodes)`)
+  return found.identity
+}
+
+/** Runs a wallet call; the chain's refusal (a Go error text) becomes the service's -32000 error. */
+export function issue<T>(fn: () => T): T {
+  try {
+    return fn()
+  } catch (error) {
+    if (error instanceof NodeRpcError) throw error
+    throw new NodeRpcError((error as { shortMessage?: string }).shortMessage ?? (error as Error).message)
+  }
+}

@@ -1,8 +1,22 @@
 /**
  * The network-control service (`/ext/sim`, `sim.*`): the emulator's own controls in the node's
- * dialect — faults to inject and lift, network time, a forced health run. Every node serves it;
+ * dialect — faults to inject and lift, network time, a forced health run, and primary-network
+ * operations signed with the dev accounts' keys (validators, delegators, subnets, chains, L1
+ * conversion and L1 validators, transfers between P, X and C, assets), each returning its tx id
+ * and block height. Every node serves it;
  * faults are network-wide state, so any node can be asked.
  */
+import { addValidator } from './addValidator.js'
+import { addDelegator } from './addDelegator.js'
+import { createSubnet } from './createSubnet.js'
+import { createChain } from './createChain.js'
+import { convertSubnetToL1 } from './convertSubnetToL1.js'
+import { registerL1Validator } from './registerL1Validator.js'
+import { setL1ValidatorWeight } from './setL1ValidatorWeight.js'
+import { increaseL1ValidatorBalance } from './increaseL1ValidatorBalance.js'
+import { disableL1Validator } from './disableL1Validator.js'
+import { createAsset } from './createAsset.js'
+import { transfer } from './transfer.js'
 import { advanceTime } from './advanceTime.js'
 import { clearDisk } from './clearDisk.js'
 import { clearFaults } from './clearFaults.js'
@@ -21,6 +35,17 @@ import { stallChain } from './stallChain.js'
 export type { SimContext } from './context.js'
 
 export const simService = {
+  addValidator,
+  addDelegator,
+  createSubnet,
+  createChain,
+  convertSubnetToL1,
+  registerL1Validator,
+  setL1ValidatorWeight,
+  increaseL1ValidatorBalance,
+  disableL1Validator,
+  createAsset,
+  transfer,
   advanceTime,
   clearDisk,
   clearFaults,

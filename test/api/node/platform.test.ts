@@ -1,0 +1,129 @@
+/**
+ * The primary network driven through the network-control service (`/ext/sim`) over HTTP, as a
+ * test suite drives it: validator lifecycle with rewards, an L1 created and converted on the
+ * P-chain whose EVM chain starts and whose validators API follows each step, transfers between
+ * P, X and C.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { testGenesis } from '../../l1/helpers.js'
+import { call, result, sim, startTestDevnet, type TestDevnet } from './helpers.js'
+
+let devnet: TestDevnet | undefined
+afterEach(async () => {
+  await devnet?.stop()
+  devnet = undefined
+})
+
+const AVAX = 1_000_000_000n
+
+describe('the primary network through sim.*', () => {
+  it('a primary validator with a delegator: active, then completed at its end time with the reward paid', async () => {
+    devnet = await startTestDevnet('p-lifecycle', { nodes: 2 })
+    const { url, network } = devnet
+    const wallet = network.wallets(0)!
+    const before = wallet.p.balance()
+    const added = await sim(url, 'addValidator', { stake: Number(2_000n * AVAX), duration: 14 * 24 * 3600, delegationFee: 20_000 })
+    expect(added).toMatchObject({ txID: expect.any(String), height: expect.any(Number), nodeID: expect.stringMatching(/^NodeID-/) })
+    const delegated = await sim(url, 'addDelegator', { nodeID: added.nodeID, stake: Number(25n * AVAX), duration: 7 * 24 * 3600, account: 1 })
+    expect(delegated.height).toBe(added.height + 1)
+    expect(network.primary.pchain.validationStatus(added.txID)).toBe('active')
+    // The new validator joins the primary set next to the simulated nodes.
+    expect(network.validators.get('11111111111111111111111111111111LpoYY').map((v) => v.nodeId)).toContain(added.nodeID)
+    const staked = wallet.p.balance()
+    expect(staked).toBeLessThan(before - 2_000n * AVAX)
+
+    await sim(url, 'advanceTime', { seconds: 15 * 24 * 3600 })
+    expect(network.primary.pchain.validationStatus(delegated.txID)).toBe('completed')
+    expect(network.primary.pchain.validationStatus(added.txID)).toBe('completed')
+    // Stake back plus a reward (a non-simulated node counts as always up).
+    expect(wallet.p.balance()).toBeGreaterThan(staked + 2_000n * AVAX)
+    expect(network.validators.get('11111111111111111111111111111111LpoYY').map((v) => v.nodeId)).not.toContain(added.nodeID)
+  })
+
+  it('invalid operations are refused with the P-chain message and change nothing', async () => {
+    devnet = await startTestDevnet('p-invalid', { nodes: 1 })
+    const { url, network } = devnet
+    const hash = network.primary.pchain.hash()
+    const tooLow = await call(url, '/ext/sim', 'sim.addValidator', { stake: 1, duration: 14 * 24 * 3600 })
+    expect(tooLow.json.error?.code).toBe(-32000)
+    expect(tooLow.json.error?.message).toMatch(/weight of this validator is too low|too low/)
+    const poor = await call(url, '/ext/sim', 'sim.addValidator', { stake: Number(1_000_000n * AVAX), duration: 14 * 24 * 3600 })
+    expect(poor.json.error?.message).toMatch(/insufficient funds|no spendable funds/)
+    expect(network.primary.pchain.hash()).toBe(hash)
+  })
+
+  it('an L1 from the P-chain: create subnet and chain (its EVM chain starts), convert with three validators, balances run out, top up, re-weight, disable', async () => {
+    devnet = await startTestDevnet('p-l1', { nodes: 3 })
+    const { url, network } = devnet
+    const { subnetID } = await sim(url, 'createSubnet')
+    const genesis = JSON.stringify(testGenesis())
+    const { blockchainID } = await sim(url, 'createChain', { subnetID, name: 'pl1', genesisData: genesis })
+    // The chain runs: its RPC answers on every node, by id and by name.
+    for (const node of devnet.nodes) {
+      const res = await fetch(`${node.url}/ext/bc/${blockchainID}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })
+      expect(((await res.json()) as { result: string }).result).toBe('0x1869f')
+    }
+    const converted = await sim(url, 'convertSubnetToL1', {
+      subnetID,
+      chainID: blockchainID,
+      address: '0x0000000000000000000000000000000000000abc',
+      validators: [
+        { node: 0, weight: 100, balance: Number(1n * AVAX) },
+        { node: 1, weight: 100, balance: Number(1n * AVAX) },
+        { node: 2, weight: 100, balance: 2_000 },
+      ],
+    })
+    expect(converted.validators).toHaveLength(3)
+    const validatorsApi = async () => (await result(url, `/ext/bc/${blockchainID}/validators`, 'validators.getCurrentValidators', {})).validators as any[]
+    let listed = await validatorsApi()
+    expect(listed).toHaveLength(3)
+    expect(listed.every((v) => v.isL1Validator && v.isActive && v.weight === 100)).toBe(true)
+    expect(listed.map((v) => v.validationID).sort()).toEqual(converted.validators.map((v: any) => v.validationID).sort())
+
+    // The poorest validator runs out of balance: inactive (the L1 set drops it).
+    await sim(url, 'advanceTime', { seconds: 3600 })
+    const poor = converted.validators.find((v: any) => v.nodeID === network.nodes[2]!.nodeId)!
+    listed = await validatorsApi()
+    expect(listed.map((v) => v.nodeID)).not.toContain(poor.nodeID)
+
+    // Topped up: active again.
+    await sim(url, 'increaseL1ValidatorBalance', { validationID: poor.validationID, amount: Number(1n * AVAX) })
+    listed = await validatorsApi()
+    expect(listed.map((v) => v.nodeID)).toContain(poor.nodeID)
+
+    // Re-weighted.
+    const first = converted.validators.find((v: any) => v.nodeID === network.nodes[0]!.nodeId)!
+    await sim(url, 'setL1ValidatorWeight', { validationID: first.validationID, weight: 250 })
+    listed = await validatorsApi()
+    expect(listed.find((v) => v.nodeID === first.nodeID)!.weight).toBe(250)
+
+    // Disabled: gone from the set.
+    const second = converted.validators.find((v: any) => v.nodeID === network.nodes[1]!.nodeId)!
+    await sim(url, 'disableL1Validator', { validationID: second.validationID })
+    listed = await validatorsApi()
+    expect(listed.map((v) => v.nodeID)).not.toContain(second.nodeID)
+  })
+
+  it('transfers X → P → C and back, balances consistent on every chain', async () => {
+    devnet = await startTestDevnet('p-transfer', { nodes: 1 })
+    const { url, network } = devnet
+    const w = network.wallets(2)!
+    const dev = network.devAccounts[2]!
+    const x0 = network.primary.xchain.balanceOf(w.address)
+    const p0 = w.p.balance()
+    await sim(url, 'transfer', { from: 'X', to: 'P', amount: Number(100n * AVAX), account: 2 })
+    expect(network.primary.xchain.balanceOf(w.address)).toBe(x0 - 100n * AVAX - network.primary.xchain.txFee)
+    const p1 = w.p.balance()
+    expect(p1).toBeGreaterThan(p0 + 99n * AVAX)
+    const c0 = (await network.cChain.getAccountFields(dev.address, 'latest')).balance
+    await sim(url, 'transfer', { from: 'P', to: 'C', amount: Number(50n * AVAX), account: 2 })
+    const c1 = (await network.cChain.getAccountFields(dev.address, 'latest')).balance
+    expect(c1 - c0).toBeGreaterThan(49n * 10n ** 18n)
+    expect(c1 - c0).toBeLessThanOrEqual(50n * 10n ** 18n)
+    expect(w.p.balance()).toBeLessThan(p1 - 50n * AVAX)
+    await sim(url, 'transfer', { from: 'C', to: 'X', amount: Number(10n * AVAX), account: 2 })
+    expect(network.primary.xchain.balanceOf(w.address)).toBeGreaterThan(x0 - 100n * AVAX - 2n * network.primary.xchain.txFee + 9n * AVAX)
+    const wrong = await call(url, '/ext/sim', 'sim.transfer', { from: 'X', to: 'X', amount: 1 })
+    expect(wrong.json.error?.message).toBe('transfer goes between two of P, X and C, got X → X')
+  })
+})
