@@ -14,6 +14,8 @@ import { createNodeDispatcher } from '../../rpc/node/dispatcher.js'
 import { healthService } from '../../rpc/node/health/index.js'
 import { infoService, type InfoContext, type InfoNodeView } from '../../rpc/node/info/index.js'
 import { simService, type SimContext } from '../../rpc/node/sim/index.js'
+import { platformService, type PlatformContext } from '../../rpc/node/platform/index.js'
+import { avmService, type AvmContext } from '../../rpc/node/avm/index.js'
 import { validatorsService, type ValidatorsContext } from '../../rpc/node/validators/index.js'
 import { readBody, sendGoError } from './evm.js'
 import { NODE_RPC_MAX_REQUEST_BYTES, nodeRpcRefusal, nodeRpcRoute, sendNodeRpcRefusal, serveNodeRpc } from './nodeRpc.js'
@@ -47,6 +49,22 @@ export const nodeRoutes: FastifyPluginAsync<NodeRoutesOptions> = async (app, { n
     node: { aliases: node.aliases, loggers: node.loggers, profiler: node.profiler, vms: node.vms, config: node.config, dataDir: node.config.dataDir },
   }
   const simContext: SimContext = { network, node }
+  const platformContext: PlatformContext = {
+    pchain: network.primary.pchain,
+    uptime: (nodeId, startTime) => ({
+      uptime: node.uptime().uptimeFraction(nodeId, network.clock.now(), startTime) ?? 1,
+      connected: node.isConnectedTo(nodeId) || !network.node(nodeId),
+    }),
+    lookupChain: (alias) => node.lookupChain(alias),
+    now: () => network.clock.now(),
+    sharedMemory: network.primary.sharedMemory,
+  }
+  const avmContext: AvmContext = { xchain: network.primary.xchain, lookupChain: (alias) => node.lookupChain(alias) }
+  // The P- and X-chain APIs live at their chains' paths; `/ext/P`, `/ext/bc/platform`… reach them through the node's aliases.
+  const platform = createNodeDispatcher<PlatformContext>({ services: { platform: platformService } })
+  app.register(nodeRpcRoute({ url: `/ext/bc/${network.preset.pChainId}`, dispatcher: platform, context: () => platformContext }))
+  const avm = createNodeDispatcher<AvmContext>({ services: { avm: avmService } })
+  app.register(nodeRpcRoute({ url: `/ext/bc/${network.preset.xChainId}`, dispatcher: avm, context: () => avmContext }))
 
   if (node.config.apiAdminEnabled) {
     const admin = createNodeDispatcher<AdminContext>({ services: { admin: adminService } })

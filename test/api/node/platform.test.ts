@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { testGenesis } from '../../l1/helpers.js'
+import { formatPAddress, formatXAddress } from '../../../src/platform/secp256k1fx.js'
 import { call, result, sim, startTestDevnet, type TestDevnet } from './helpers.js'
 
 let devnet: TestDevnet | undefined
@@ -125,5 +126,27 @@ describe('the primary network through sim.*', () => {
     expect(network.primary.xchain.balanceOf(w.address)).toBeGreaterThan(x0 - 100n * AVAX - 2n * network.primary.xchain.txFee + 9n * AVAX)
     const wrong = await call(url, '/ext/sim', 'sim.transfer', { from: 'X', to: 'X', amount: 1 })
     expect(wrong.json.error?.message).toBe('transfer goes between two of P, X and C, got X → X')
+  })
+})
+
+describe('P- and X-chain read APIs over HTTP', () => {
+  it('platform.* at /ext/bc/P (and /ext/P), avm.* at /ext/bc/X', async () => {
+    devnet = await startTestDevnet('p-api', { nodes: 2 })
+    const { url, network } = devnet
+    await sim(url, 'addValidator', { stake: Number(2_000n * AVAX), duration: 14 * 24 * 3600 })
+    for (const path of ['/ext/bc/P', '/ext/P', `/ext/bc/${network.preset.pChainId}`]) {
+      const height = await result(url, path, 'platform.getHeight', {})
+      expect(height).toEqual({ height: String(network.primary.pchain.height) })
+    }
+    const validators = await result(url, '/ext/bc/P', 'platform.getCurrentValidators', {})
+    expect(validators.validators.length).toBe(1)
+    expect(validators.validators[0]).toMatchObject({ nodeID: expect.stringMatching(/^NodeID-/), weight: String(2_000n * AVAX) })
+    const w = network.wallets(0)!
+    const balance = await result(url, '/ext/bc/P', 'platform.getBalance', { addresses: [formatPAddress(network.preset.networkId, w.address)] })
+    expect(BigInt(balance.balance)).toBe(w.p.balance())
+    const xBalance = await result(url, '/ext/bc/X', 'avm.getBalance', { address: formatXAddress(network.preset.networkId, w.address), assetID: 'AVAX' })
+    expect(BigInt(xBalance.balance)).toBe(network.primary.xchain.balanceOf(w.address))
+    const unknown = await call(url, '/ext/bc/P', 'platform.getTxStatus', { txID: '11111111111111111111111111111111LpoYY' })
+    expect(unknown.json.result).toEqual({ status: 'Unknown' })
   })
 })

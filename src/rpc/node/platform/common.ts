@@ -1,0 +1,167 @@
+/**
+ * Pieces the `platform` methods share: param decoders for avalanchego types the generic ones do
+ * not cover (`formatting.Encoding`, `platformapi.Height`, `[]ids.ID`), address parsing and
+ * formatting through the node's aliases, `formatting.Encode`, `platformapi.Owner` and Go's
+ * `time.Time` JSON.
+ */
+import { sha256 } from '@noble/hashes/sha2.js'
+import { formatAddress, hrpForNetworkId, parseAddress } from '../../../core/address.js'
+import { cb58Decode } from '../../../core/cb58.js'
+import { bytesToHex } from '../../../core/hex.js'
+import { idFromString } from '../../../core/ids.js'
+import type { OutputOwners, PChainOwner } from '../../../platform/txs.js'
+import { goQuote } from '../goJson.js'
+import { array, cb58Id, type FieldDecoder } from '../params.js'
+import { NodeArgumentError, NodeRpcError } from '../types.js'
+import type { PlatformContext } from './context.js'
+
+// --- params --------------------------------------------------------------------------------
+
+/** `formatting.Encoding` as JSON names it. */
+export type Encoding = 'hex' | 'hexnc' | 'hexc' | 'json'
+
+/**
+ * `formatting.Encoding.UnmarshalJSON`: the raw JSON text lower-cased must be `"hex"`, `"hexnc"`,
+ * `"hexc"` or `"json"` (so `"HEX"` is fine, an escape is not); `null` keeps the current value; the
+ * zero value is `hex`. Anything else fails the params (`invalid encoding`).
+ */
+export const encodingField: FieldDecoder<Encoding> = {
+  zero: () => 'hex',
+  decode: (value, current, raw) => {
+    const text = (raw ?? JSON.stringify(value) ?? 'null').toLowerCase()
+    if (text === 'null') return current
+    switch (text) {
+      case '"hex"':
+        return 'hex'
+      case '"hexnc"':
+        return 'hexnc'
+      case '"hexc"':
+        return 'hexc'
+      case '"json"':
+        return 'json'
+    }
+    throw new NodeArgumentError('invalid encoding')
+  },
+}
+
+/** `[]ids.ID`. */
+export const idArray: FieldDecoder<string[]> = array(cb58Id)
+
+/** `platformapi.ProposedHeight`: `"proposed"` on the wire, MaxUint64 inside. */
+export const PROPOSED_HEIGHT = (1n << 64n) - 1n
+
+/**
+ * `platformapi.Height`: `null` keeps the value (zero: height 0), exactly `"proposed"` is
+ * {@link PROPOSED_HEIGHT}, else a `json.Uint64` (bare or quoted) below MaxUint64; anything else
+ * fails the params (`invalid height`).
+ */
+export const heightField: FieldDecoder<bigint> = {
+  zero: () => 0n,
+  decode: (value, current, raw) => {
+    const text = raw ?? (typeof value === 'bigint' ? value.toString() : JSON.stringify(value) ?? 'null')
+    if (text === 'null') return current
+    if (text === '"proposed"') return PROPOSED_HEIGHT
+    let digits = text
+    if (digits.length >= 2 && digits.startsWith('"') && digits.endsWith('"')) digits = digits.slice(1, -1)
+    if (!/^[0-9]+$/.test(digits) || BigInt(digits) >= PROPOSED_HEIGHT) throw new NodeArgumentError('invalid height')
+    return BigInt(digits)
+  },
+}
+
+// --- encoding ------------------------------------------------------------------------------
+
+/** `formatting.Encode`: `hex`/`hexc` append the last 4 bytes of sha256 (checksum), `hexnc` does not; `json` is refused. */
+export function encodeBytes(encoding: Encoding, bytes: Uint8Array): string {
+  if (encoding === 'json') throw new NodeRpcError('unsupported encoding in method')
+  if (encoding === 'hexnc') return bytesToHex(bytes)
+  const checked = new Uint8Array(bytes.length + 4)
+  checked.set(bytes)
+  checked.set(sha256(bytes).subarray(28), bytes.length)
+  return bytesToHex(checked)
+}
+
+/** `formatting.Encode(HexNC, b)`, as `types.JSONByteSlice` and BLS keys are written. */
+export const hexnc = (bytes: Uint8Array): string => bytesToHex(bytes)
+
+// --- chains and addresses ------------------------------------------------------------------
+
+/** `BCLookup.Lookup`, with the P-chain-only default. */
+export function lookupChain(ctx: PlatformContext, alias: string): string | undefined {
+  if (ctx.lookupChain) return ctx.lookupChain(alias)
+  const p = ctx.pchain.chainId
+  return alias === 'P' || alias === 'platform' || alias === p ? p : undefined
+}
+
+export const hrpOf = (ctx: PlatformContext): string => hrpForNetworkId(ctx.pchain.config.networkId)
+
+/** `FormatLocalAddress`: `P-<hrp>1…`. */
+export function formatLocal(ctx: PlatformContext, addr: Uint8Array): string {
+  return formatAddress('P', hrpOf(ctx), addr)
+}
+
+/**
+ * `avax.ParseServiceAddress`: a cb58 short id, else a local address (`P-…`) checked as
+ * `addressManager.ParseLocalAddress` does (alias, hrp, length, chain); failures read
+ * `couldn't parse address "<addr>": <reason>`.
+ */
+export function parseServiceAddress(ctx: PlatformContext, addr: string): Uint8Array {
+  try {
+    return cb58Decode(addr, 20)
+  } catch {
+    // not a bare short id: a localized address
+  }
+  try {
+    const parsed = parseAddress(addr)
+    const chainId = lookupChain(ctx, parsed.chainAlias)
+    if (chainId === undefined) throw new Error(`there is no ID with alias: ${parsed.chainAlias}`)
+    const hrp = hrpOf(ctx)
+    if (parsed.hrp !== hrp) throw new Error(`expected hrp ${goQuote(hrp)} but got ${goQuote(parsed.hrp)}`)
+    if (parsed.bytes.length !== 20) throw new Error(`invalid hash length: expected 20 bytes but got ${parsed.bytes.length}`)
+    if (chainId !== ctx.pchain.chainId) throw new Error(`mismatched chainIDs: expected ${goQuote(ctx.pchain.chainId)} but got ${goQuote(chainId)}`)
+    return parsed.bytes
+  } catch (error) {
+    throw new NodeRpcError(`couldn't parse address ${goQuote(addr)}: ${(error as Error).message}`)
+  }
+}
+
+/** `avax.ParseServiceAddresses`: deduplicated, in first-seen order. */
+export function parseServiceAddresses(ctx: PlatformContext, addrs: readonly string[]): Uint8Array[] {
+  const out: Uint8Array[] = []
+  const seen = new Set<string>()
+  for (const a of addrs) {
+    const bytes = parseServiceAddress(ctx, a)
+    const key = bytesToHex(bytes)
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push(bytes)
+  }
+  return out
+}
+
+// --- API shapes ----------------------------------------------------------------------------
+
+/** `platformapi.Owner`: locktime (json.Uint64), threshold (json.Uint32), addresses (`P-…`). */
+export type ApiOwner = { locktime: string; threshold: string; addresses: string[] }
+
+export function apiOwner(ctx: PlatformContext, owner: OutputOwners | PChainOwner): ApiOwner {
+  return {
+    locktime: String('locktime' in owner ? owner.locktime : 0n),
+    threshold: String(owner.threshold),
+    addresses: owner.addrs.map((a) => formatLocal(ctx, a)),
+  }
+}
+
+/** Go's `time.Time` JSON (RFC 3339 with nanoseconds trimmed) of a unix time, in UTC. */
+export function goTime(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z')
+}
+
+/** Orders cb58 ids as Go orders `ids.ID` (by bytes), as database iteration does. */
+export function compareIds(a: string, b: string): number {
+  const x = bytesToHex(idFromString(a))
+  const y = bytesToHex(idFromString(b))
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+/** `%q` of an `ids.ID` (a Stringer): its cb58 in quotes. */
+export const quoteId = (id: string): string => goQuote(id)
