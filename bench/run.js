@@ -313,7 +313,12 @@ if (!external) {
   results.l1_precompileTxMs = +gated.precompileMs.toFixed(3)
 }
 
+// The P-chain state machine at scale (issue 5): 10,000 validators, 100,000 UTXOs. See bench/pchain.js.
+const { pchainBench, pchainTargets } = await import('./pchain.js')
+if (!external) Object.assign(results, await pchainBench())
+
 const targets = {
+  ...pchainTargets,
   coldStartMs: ['<', 600],
   ...Object.fromEntries(['http_', 'inProcess_'].flatMap((p) => [
     [`${p}nativeTransfersPerSecSequential`, ['>=', 600]],

@@ -10,7 +10,7 @@ import type { AtomicMemory, ExecContext, TxAuth } from './executor.js'
 import { executeStandardTx, produceUtxo, txFee, utxoKey } from './executor.js'
 import { advanceGasState, advanceValidatorFeeState, calculateReward, splitReward, validatorFeeCostOf, validatorFeeSecondsRemaining } from './feeMath.js'
 import type { L1Validator, PBlock, PChainSnapshot, Staker } from './state.js'
-import { PChainState, PENDING_TO_CURRENT, Priority, canonicalJson, isPermissionedValidator } from './state.js'
+import { PChainState, PENDING_TO_CURRENT, Priority, isPermissionedValidator } from './state.js'
 
 /** Pushes validator sets out (the network's ValidatorRegistry satisfies it). */
 export interface ValidatorSetListener {
@@ -59,6 +59,10 @@ export class PChain {
   #uptime: UptimeFn
   #listener: ValidatorSetListener | undefined
   #pushed = new Map<string, string>()
+  /** The validator sets, kept up to date by {@link validatorSets} / publishing; each sorted by node id. */
+  #sets = new Map<string, ValidatorEntry[]>()
+  /** Subnets whose set changed since it was last pushed. */
+  #unpushed = new Set<string>()
 
   constructor(o: PChainOptions) {
     this.config = o.config
@@ -83,7 +87,13 @@ export class PChain {
     return txFee(this.#ctx(this.state.height + 1), unsigned).fee
   }
 
-  setListener(l: ValidatorSetListener | undefined) { this.#listener = l; this.#pushed.clear(); this.#publish() }
+  setListener(l: ValidatorSetListener | undefined) {
+    this.#listener = l
+    this.#pushed.clear()
+    this.#refreshSets()
+    for (const id of this.#sets.keys()) this.#unpushed.add(id)
+    this.#publish()
+  }
   setUptime(fn: UptimeFn) { this.#uptime = fn }
 
   get timestamp() { return this.state.timestamp }
@@ -146,7 +156,7 @@ export class PChain {
       const s = this.state.firstStaker(which)
       if (s && s.nextTime < next) next = s.nextTime
     }
-    const first = this.state.activeL1Validators()[0]
+    const first = this.state.firstActiveL1Validator()
     if (first) {
       const now = this.state.timestamp
       const remaining = first.endAccumulatedFee - this.state.accruedFees
@@ -161,7 +171,8 @@ export class PChain {
   #advanceTimeTo(newTime: number) {
     const st = this.state
     const height = st.height + 1
-    const promotions = st.sortedStakers('pending').filter((s) => s.startTime <= newTime)
+    // pending stakers are ordered by start time (their NextTime): the due ones lead the iterator
+    const promotions = st.stakersWhile('pending', (s) => s.nextTime <= newTime).filter((s) => s.startTime <= newTime)
     const promoted: Staker[] = []
     for (const p of promotions) {
       const cur: Staker = { ...p, nextTime: p.endTime, priority: PENDING_TO_CURRENT[p.priority]! }
@@ -174,23 +185,18 @@ export class PChain {
     }
     for (const cur of promoted.filter((s) => s.kind === 'validator')) { st.deletePendingValidator(cur); st.putCurrentValidator(cur) }
     for (const cur of promoted.filter((s) => s.kind === 'delegator')) { st.deletePendingDelegator(cur); st.putCurrentDelegator(cur) }
-    for (const s of st.sortedStakers('current')) {
-      if (s.endTime > newTime) break
-      if (s.priority !== Priority.SubnetPermissionedValidatorCurrent) break
+    for (const s of st.stakersWhile('current', (x) => x.endTime <= newTime && x.priority === Priority.SubnetPermissionedValidatorCurrent)) {
       st.deleteCurrentValidator(s)
       st.putEndedStaker({ staker: s, status: 'completed', height })
     }
     if (newTime < this.config.upgrades.etnaTime) { st.setTimestamp(newTime); return }
-    for (const key of [...st.d.expiries]) if (Number(key.split('/')[0]) <= newTime) st.deleteExpiry(key)
+    for (const key of st.expiriesUpTo(newTime)) st.deleteExpiry(key)
     const seconds = BigInt(newTime - st.timestamp)
     const df = this.config.dynamicFee
     st.setFeeState(advanceGasState(st.feeState, df.maxCapacity, df.maxPerSecond, df.targetPerSecond, seconds))
     const vfs = { current: BigInt(st.numActiveL1Validators()), excess: st.l1ValidatorExcess }
     const accrued = st.accruedFees + validatorFeeCostOf(vfs, this.config.validatorFee, seconds)
-    for (const v of st.activeL1Validators()) {
-      if (v.endAccumulatedFee > accrued) break
-      st.putL1Validator({ ...v, endAccumulatedFee: 0n })
-    }
+    for (const v of st.activeL1ValidatorsWhile((x) => x.endAccumulatedFee <= accrued)) st.putL1Validator({ ...v, endAccumulatedFee: 0n })
     st.setL1ValidatorExcess(advanceValidatorFeeState(vfs, this.config.validatorFee.target, seconds).excess)
     st.setAccruedFees(accrued)
     st.setTimestamp(newTime)
@@ -266,9 +272,8 @@ export class PChain {
     const st = this.state
     const ended = st.getEndedStaker(stakerTxId)
     if (ended) return ended.status
-    for (const m of [st.d.pendingValidators, st.d.pendingDelegators]) for (const s of m.values()) if (s.txId === stakerTxId) return 'pending'
-    for (const m of [st.d.currentValidators, st.d.currentDelegators]) for (const s of m.values()) if (s.txId === stakerTxId) return 'active'
-    return 'unknown'
+    const where = st.stakerStatus(stakerTxId)
+    return where === 'pending' ? 'pending' : where === 'current' ? 'active' : 'unknown'
   }
 
   /** Remaining balance of an L1 validator (0 when inactive). */
@@ -278,52 +283,146 @@ export class PChain {
 
   /** UTXOs owned (among others) by `address` (20 bytes). */
   utxosOf(address: Uint8Array): Utxo[] {
-    const h = Buffer.from(address).toString('hex')
-    const out: Utxo[] = []
-    for (const rec of this.state.d.utxos.values()) if (rec.addresses.some((a) => a.replace(/^0x/, '') === h)) out.push(rec.utxo)
-    return out
+    return this.state.utxosByAddress(Buffer.from(address).toString('hex')).map((rec) => rec.utxo)
   }
 
   getUtxo(txId: string, index: number) { return this.state.getUtxo(utxoKey(txId, index)) }
 
-  /** The validator sets to push: primary (validators + delegations), permissioned subnets, L1s (active validators). */
+  /**
+   * The validator sets to push: primary (validators + delegations), permissioned subnets, L1s
+   * (active validators); each sorted by node id. Kept up to date incrementally: only the
+   * (subnet, node) entries and L1s the state reports changed are recomputed.
+   */
   validatorSets(): Map<string, ValidatorEntry[]> {
+    this.#refreshSets()
+    const out = new Map<string, ValidatorEntry[]>()
+    for (const id of this.#setOrder()) out.set(id, this.#sets.get(id)!.slice())
+    return out
+  }
+
+  /** PRIMARY first, then subnets in creation order, then any other subnet with validators. */
+  #setOrder(): string[] {
+    const order = [PRIMARY_NETWORK_ID]
+    for (const id of this.state.d.subnets.keys()) if (id !== PRIMARY_NETWORK_ID) order.push(id)
+    if (this.#sets.size > order.length) for (const id of this.#sets.keys()) if (!this.state.d.subnets.has(id) && id !== PRIMARY_NETWORK_ID) order.push(id)
+    return order
+  }
+
+  #refreshSets() {
     const st = this.state
-    const sets = new Map<string, ValidatorEntry[]>([[PRIMARY_NETWORK_ID, []]])
-    const delegated = new Map<string, bigint>()
-    for (const d of st.d.currentDelegators.values()) delegated.set(`${d.subnetId}/${d.nodeId}`, (delegated.get(`${d.subnetId}/${d.nodeId}`) ?? 0n) + d.weight)
-    for (const v of st.d.currentValidators.values()) {
-      if (st.getSubnet(v.subnetId)?.conversion) continue
-      const list = sets.get(v.subnetId) ?? []
-      const primary = st.getCurrentValidator(PRIMARY_NETWORK_ID, v.nodeId)
-      const key = v.blsPublicKey ?? primary?.blsPublicKey
-      list.push({ nodeId: v.nodeId, weight: v.weight + (delegated.get(`${v.subnetId}/${v.nodeId}`) ?? 0n), blsPublicKey: key ? hexToBytes(key as `0x${string}`) : undefined, startTime: BigInt(v.startTime) })
-      sets.set(v.subnetId, list)
+    const ch = st.takeValidatorSetChanges()
+    const changed = this.#unpushed
+    if (ch.all) {
+      this.#sets.clear()
+      const ids = new Set([PRIMARY_NETWORK_ID, ...st.d.subnets.keys()])
+      for (const v of st.d.currentValidators.values()) ids.add(v.subnetId)
+      for (const id of ids) this.#recomputeSubnet(id)
+      for (const id of this.#sets.keys()) changed.add(id)
+      return
     }
-    for (const s of st.d.subnets.values()) {
-      if (!s.conversion) { if (!sets.has(s.id)) sets.set(s.id, []); continue }
-      const list: ValidatorEntry[] = []
-      for (const v of st.l1ValidatorsOf(s.id)) if (v.endAccumulatedFee !== 0n) list.push({ nodeId: v.nodeId, weight: v.weight, blsPublicKey: hexToBytes(v.publicKey as `0x${string}`), startTime: BigInt(v.startTime), validationId: v.validationId })
-      sets.set(s.id, list)
+    for (const id of ch.subnets) { this.#recomputeSubnet(id); changed.add(id) }
+    for (const [id, nodes] of ch.nodes) {
+      if (ch.subnets.has(id)) continue
+      if (id !== PRIMARY_NETWORK_ID && st.getSubnet(id)?.conversion) continue // an L1's set is its L1 validators
+      let list = this.#sets.get(id)
+      if (!list) this.#sets.set(id, (list = []))
+      let any = false
+      for (const node of nodes) {
+        const entry = this.#stakerEntry(id, node)
+        let i = lowerBoundNode(list, node)
+        const found = i < list.length && list[i]!.nodeId === node
+        if (found && entry) list[i] = entry
+        else if (found) list.splice(i, 1)
+        else if (entry) list.splice(i, 0, entry)
+        else continue
+        any = true
+      }
+      if (list.length === 0 && id !== PRIMARY_NETWORK_ID && !st.getSubnet(id)) this.#sets.delete(id)
+      if (any) changed.add(id)
     }
-    for (const list of sets.values()) list.sort((a, b) => (a.nodeId < b.nodeId ? -1 : 1))
-    return sets
+  }
+
+  /** Recomputes one subnet's set whole (an L1's from its active L1 validators). */
+  #recomputeSubnet(id: string) {
+    const st = this.state
+    const subnet = st.getSubnet(id)
+    const list: ValidatorEntry[] = []
+    if (id !== PRIMARY_NETWORK_ID && subnet?.conversion) {
+      for (const v of st.l1ValidatorsOf(id)) if (v.endAccumulatedFee !== 0n) list.push({ nodeId: v.nodeId, weight: v.weight, blsPublicKey: hexToBytes(v.publicKey as `0x${string}`), startTime: BigInt(v.startTime), validationId: v.validationId })
+    } else {
+      for (const v of st.currentValidatorsOf(id)) list.push(this.#stakerEntry(id, v.nodeId)!)
+    }
+    list.sort((a, b) => (a.nodeId < b.nodeId ? -1 : 1))
+    if (list.length === 0 && id !== PRIMARY_NETWORK_ID && !subnet) this.#sets.delete(id)
+    else this.#sets.set(id, list)
+  }
+
+  /** The entry of a (non-L1) subnet validator: its weight plus its current delegations. */
+  #stakerEntry(subnetId: string, nodeId: string): ValidatorEntry | undefined {
+    const st = this.state
+    const v = st.getCurrentValidator(subnetId, nodeId)
+    if (!v) return undefined
+    let weight = v.weight
+    for (const d of st.delegatorsOf(subnetId, nodeId, 'current')) weight += d.weight
+    const key = v.blsPublicKey ?? st.getCurrentValidator(PRIMARY_NETWORK_ID, nodeId)?.blsPublicKey
+    return { nodeId, weight, blsPublicKey: key ? hexToBytes(key as `0x${string}`) : undefined, startTime: BigInt(v.startTime) }
   }
 
   #publish() {
     if (!this.#listener) return
-    for (const [subnetId, entries] of this.validatorSets()) {
-      const fp = canonicalJson(entries.map((e) => [e.nodeId, e.weight, e.validationId ?? '']))
+    this.#refreshSets()
+    if (this.#unpushed.size === 0) return
+    const todo = this.#unpushed
+    this.#unpushed = new Set()
+    for (const subnetId of this.#setOrder()) {
+      if (!todo.has(subnetId)) continue
+      const entries = this.#sets.get(subnetId)!
+      const fp = entries.map((e) => `${e.nodeId}|${e.weight}|${e.validationId ?? ''}`).join(',')
       if (this.#pushed.get(subnetId) === fp) continue
       this.#pushed.set(subnetId, fp)
-      this.#listener.set(subnetId, entries)
+      this.#listener.set(subnetId, entries.slice())
     }
   }
 
   // --- snapshots -----------------------------------------------------------------------------
 
-  snapshot(): PChainSnapshot { return this.state.snapshot() }
-  restore(snap: PChainSnapshot) { this.state.restore(snap); this.#pushed.clear(); this.#publish() }
+  /** A snapshot of the state (copy-on-write, see {@link PChainState.snapshot}), with the validator sets it implies. */
+  snapshot(): PChainSnapshot {
+    this.#refreshSets()
+    const snap = this.state.snapshot()
+    snapshotSets.set(snap, copySets(this.#sets))
+    return snap
+  }
+
+  restore(snap: PChainSnapshot) {
+    this.state.restore(snap)
+    const sets = snapshotSets.get(snap)
+    if (sets) {
+      // the sets taken with the snapshot are those of the restored state: no recomputation
+      this.state.takeValidatorSetChanges()
+      this.#sets = copySets(sets)
+    } else {
+      this.#refreshSets()
+    }
+    this.#pushed.clear()
+    this.#unpushed = new Set(this.#sets.keys())
+    this.#publish()
+  }
   serialize(): string { return this.state.serialize() }
   hash(): string { return this.state.hash() }
 }
+
+/** Index of the first entry of `list` (sorted by node id) whose node id is not less than `nodeId`. */
+function lowerBoundNode(list: readonly ValidatorEntry[], nodeId: string): number {
+  let lo = 0, hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (list[mid]!.nodeId < nodeId) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The validator sets each snapshot was taken with (by the snapshot object). */
+const snapshotSets = new WeakMap<object, Map<string, ValidatorEntry[]>>()
+const copySets = (sets: Map<string, ValidatorEntry[]>) => new Map([...sets].map(([id, list]) => [id, list.slice()]))
