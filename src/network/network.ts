@@ -195,6 +195,7 @@ export class Network {
       validators: pchainSets,
       uptime: (nodeId, subnetId, start, end) => uptimeOf(nodeId, subnetId, start, end),
       genesisTxId: random.derive('pchain/genesis-utxos'),
+      genesisValidators: identities.map((n, i) => ({ nodeId: n.nodeId, weight: PRIMARY_VALIDATOR_WEIGHT, txId: random.derive(`pchain/genesis-validator/${i}`) })),
     })
     const now = () => clock.now()
     const faults = new FaultState({ nodeCount, now })

@@ -41,7 +41,12 @@ export type PrimaryNetworkOptions = {
   uptime: UptimeFn
   /** 32 bytes naming the genesis UTXOs' pseudo transaction. */
   genesisTxId: Uint8Array
+  /** The simulated nodes, the P-chain's genesis validators (as the local genesis' initial stakers). */
+  genesisValidators: readonly { nodeId: string; weight: bigint; txId: Uint8Array }[]
 }
+
+/** How long the genesis validators validate: a year from genesis, as the local genesis stakes them. */
+export const GENESIS_STAKING_DURATION = 365 * 24 * 3600
 
 /**
  * The primary network's non-EVM side: the X-chain, the shared memory atomic transfers go through,
@@ -68,6 +73,7 @@ export class PrimaryNetwork {
         assetId: idFromString(preset.avaxAssetId),
         output: { type: 'TransferOutput', amount: DEV_P_BALANCE, owners: { locktime: 0n, threshold: 1, addrs: [addressFromPrivateKey(hexToBytes(account.privateKey))] } },
       })),
+      genesisValidators: options.genesisValidators.map((v) => ({ ...v, endTime: clock.now() + GENESIS_STAKING_DURATION })),
       authenticate,
       atomic: new PChainAtomicMemory({ sharedMemory: this.sharedMemory, preset: presetName }),
       uptime: options.uptime,

@@ -34,6 +34,12 @@ export type PChainOptions = {
   genesisUtxos?: Utxo[]
   /** Genesis subnets: id → owner. */
   genesisSubnets?: { id: string; owner: OutputOwners }[]
+  /**
+   * Primary-network validators at genesis (the local genesis' initial stakers): current from the
+   * genesis time until `endTime`, with no potential reward (as genesis validators have none) and
+   * no stake outputs to return.
+   */
+  genesisValidators?: { txId: Uint8Array; nodeId: string; weight: bigint; endTime: number; blsPublicKey?: string; delegationShares?: number; rewardsOwner?: OutputOwners }[]
   authenticate: Authenticator
   atomic: AtomicMemory
   uptime?: UptimeFn
@@ -75,6 +81,16 @@ export class PChain {
     const ctx = this.#ctx(0)
     for (const u of o.genesisUtxos ?? []) produceUtxo(ctx, u, { chain: this.chainId, txId: 'genesis', height: 0 })
     for (const s of o.genesisSubnets ?? []) this.state.putSubnet({ id: s.id, owner: s.owner, createdAt: o.genesisTimestamp })
+    for (const v of o.genesisValidators ?? []) {
+      const owner = v.rewardsOwner ?? { locktime: 0n, threshold: 0, addrs: [] }
+      this.state.putCurrentValidator({
+        txId: showId(v.txId), txIdHex: Buffer.from(v.txId).toString('hex'), txType: 'AddPermissionlessValidatorTx',
+        nodeId: v.nodeId, subnetId: PRIMARY_NETWORK_ID, kind: 'validator', priority: Priority.PrimaryNetworkValidatorCurrent,
+        weight: v.weight, startTime: o.genesisTimestamp, endTime: v.endTime, nextTime: v.endTime, potentialReward: 0n,
+        delegationShares: v.delegationShares ?? 20_000, rewardsOwner: owner, delegationRewardsOwner: owner,
+        ...(v.blsPublicKey ? { blsPublicKey: v.blsPublicKey } : {}), stakeOuts: [], outsLength: 0,
+      })
+    }
   }
 
   #ctx(height: number): ExecContext {

@@ -126,6 +126,13 @@ export type StakerAttributes = {
 /** `loadStakerTxAttributes`: from the stored staker tx (`not found` when absent, as `state.GetTx`). */
 export function stakerAttributes(pchain: PChain, staker: Staker): StakerAttributes {
   const stored = pchain.state.getTx(staker.txId)
+  // Genesis validators have no stored staker tx here: their record carries the same attributes.
+  if (!stored && staker.startTime === pchain.state.d.blocks[0]?.timestamp && staker.kind === 'validator')
+    return {
+      shares: staker.delegationShares ?? 0,
+      ...(staker.rewardsOwner ? { validationRewardsOwner: staker.rewardsOwner } : {}),
+      ...(staker.delegationRewardsOwner ? { delegationRewardsOwner: staker.delegationRewardsOwner } : {}),
+    }
   if (!stored) throw new NodeRpcError('not found')
   const tx = (stored.tx as PChainSignedTx).unsigned
   switch (tx.type) {
