@@ -91,6 +91,8 @@ function primaryOrSubnetValidators(ctx: PlatformContext, subnetId: string, wante
     delegatorsOf.set(s.nodeId, [...(delegatorsOf.get(s.nodeId) ?? []), d])
   }
   const primary = subnetId === PRIMARY_NETWORK_ID
+  // Most validators have accrued nothing; skip 10,000 key lookups when nobody has.
+  const noDelegateeRewards = st.d.delegateeRewards.size === 0
   const validators: Array<ApiPermissionlessValidator | ApiStaker> = []
   for (const s of targets) {
     switch (s.priority) {
@@ -102,7 +104,7 @@ function primaryOrSubnetValidators(ctx: PlatformContext, subnetId: string, wante
         if (attr.validationRewardOwner) vdr.validationRewardOwner = attr.validationRewardOwner
         if (attr.delegationRewardOwner) vdr.delegationRewardOwner = attr.delegationRewardOwner
         vdr.potentialReward = String(s.potentialReward)
-        vdr.accruedDelegateeReward = String(st.getDelegateeReward(s.subnetId, s.nodeId))
+        vdr.accruedDelegateeReward = noDelegateeRewards ? '0' : String(st.getDelegateeReward(s.subnetId, s.nodeId))
         vdr.delegationFee = attr.delegationFee
         if (primary) {
           const view = ctx.uptime(s.nodeId, s.startTime)
@@ -133,16 +135,17 @@ function primaryOrSubnetValidators(ctx: PlatformContext, subnetId: string, wante
 /** The staker iterator's order: (NextTime, Priority, TxID). */
 const byIterator = (a: Staker, b: Staker): number => (stakerLess(a, b) ? -1 : stakerLess(b, a) ? 1 : 0)
 
-/** A validator's tx attributes as API values: computed once per stored tx (`stakerAttributesCache`). */
+/**
+ * A validator's tx attributes as API values, computed once per staker record
+ * (`stakerAttributesCache`): the state replaces a record when it changes, so the record is the key.
+ */
 type ValidatorAttributes = { validationRewardOwner?: ApiOwner; delegationRewardOwner?: ApiOwner; delegationFee: string; signer?: ApiSigner }
 
 const attributesCache = new WeakMap<object, { hrp: string; value: ValidatorAttributes }>()
 
 function validatorAttributes(ctx: PlatformContext, s: Staker): ValidatorAttributes {
-  const stored = ctx.pchain.state.getTx(s.txId)
-  const key = stored?.tx
   const hrp = hrpOf(ctx)
-  const hit = key && typeof key === 'object' ? attributesCache.get(key) : undefined
+  const hit = attributesCache.get(s)
   if (hit && hit.hrp === hrp) return hit.value
   const attr = stakerAttributes(ctx.pchain, s)
   const value: ValidatorAttributes = {
@@ -151,6 +154,6 @@ function validatorAttributes(ctx: PlatformContext, s: Staker): ValidatorAttribut
     delegationFee: delegationFee(attr.shares),
     ...(attr.proofOfPossession ? { signer: apiSigner(attr.proofOfPossession) } : {}),
   }
-  if (key && typeof key === 'object') attributesCache.set(key, { hrp, value })
+  attributesCache.set(s, { hrp, value })
   return value
 }
