@@ -57,3 +57,24 @@ describe('the primary network: X ↔ C through shared memory', () => {
     await network.close()
   })
 })
+
+describe('the P-chain in the network', () => {
+  it('emits accepted blocks and is restored exactly by a snapshot revert (hash-equal serialisation)', async () => {
+    const network = await createNetwork({ nodes: 2 })
+    const { pchain } = network.primary
+    const blocks: number[] = []
+    pchain.events.on('block', (b) => blocks.push(b.height))
+    const hash = pchain.hash()
+    const id = await network.snapshot()
+    const wallet = network.wallets(0)!
+    const added = wallet.p.addValidator({ node: network.newValidatorIdentity(), stake: 2_000n * 10n ** 9n, end: network.clock.now() + 14 * 24 * 3600 })
+    expect(blocks).toEqual([added.height])
+    await network.advanceTime(15 * 24 * 3600)
+    expect(blocks.length).toBeGreaterThan(1) // reward proposal and commit blocks
+    expect(pchain.hash()).not.toBe(hash)
+    expect(await network.revert(id)).toBe(true)
+    expect(pchain.hash()).toBe(hash)
+    expect(pchain.validationStatus(added.txId)).toBe('unknown')
+    await network.close()
+  })
+})

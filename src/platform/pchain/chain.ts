@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
+import { TypedEmitter } from '../../core/events.js'
 import { hexToBytes } from '../../core/hex.js'
 import { PRIMARY_NETWORK_ID, idFromString } from '../../core/ids.js'
 import type { ValidatorEntry } from '../../network/validators.js'
@@ -121,6 +122,21 @@ export class PChain {
    * and changes nothing (the time advance included).
    */
   issueTx(signed: PChainSignedTx, options: { timestamp?: number } = {}): IssueResult {
+    const before = this.state.height
+    const result = this.#issue(signed, options)
+    this.#emitFrom(before)
+    return result
+  }
+
+  /** Accepted blocks, in order, once their state is in place (the indexer listens). */
+  readonly events = new TypedEmitter<{ block: PBlock }>()
+
+  #emitFrom(height: number): void {
+    if (this.events.listenerCount('block') === 0) return
+    for (const block of this.state.d.blocks.slice(height + 1)) this.events.emit('block', block)
+  }
+
+  #issue(signed: PChainSignedTx, options: { timestamp?: number }): IssueResult {
     const auth = this.#auth(signed)
     const txId = showId(auth.txId)
     return this.state.atomically(() => {
@@ -150,6 +166,7 @@ export class PChain {
     const before = this.state.height
     this.state.atomically(() => this.#advance(timestamp))
     this.#publish()
+    this.#emitFrom(before)
     return this.state.d.blocks.slice(before + 1)
   }
 
