@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
+import { CODEC_VERSION, Writer } from '../codec.js'
 import { cb58Encode } from '../../core/cb58.js'
 import { bytesToHex } from '../../core/hex.js'
 import { EMPTY_ID, EMPTY_NODE_ID, PRIMARY_NETWORK_ID, idFromString } from '../../core/ids.js'
@@ -477,7 +478,7 @@ export function executeStandardTx(c: ExecContext, signed: PChainSignedTx, auth: 
       flow(baseOuts, baseCreds, balances)
       consumeAndProduce(c, txId, ins, baseOuts)
       const s = c.state.getSubnet(subnetId)!
-      c.state.putSubnet({ ...s, conversion: { conversionId: showId(sha256(new TextEncoder().encode(`conversion:${subnetId}:${showId(txId)}`))), chainId: showId(tx.chainId), address: hex(tx.address) } })
+      c.state.putSubnet({ ...s, conversion: { conversionId: showId(subnetToL1ConversionId(tx)), chainId: showId(tx.chainId), address: hex(tx.address) } })
       return result
     }
     case 'RegisterL1ValidatorTx': {
@@ -604,4 +605,15 @@ function verifyL1Conversion(c: ExecContext, subnetId: string, chainId: string, a
   if (!conv) throw fail('couldNotLoadSubnetToL1Conversion', (m) => `${m} for ${subnetId} with: ${E.notFound}`)
   if (conv.chainId !== chainId) throw fail('wrongWarpSourceChainID', (m) => `${m} expected ${conv.chainId} but had ${chainId}`)
   if (conv.address !== hex(address)) throw fail('wrongWarpSourceAddress', (m) => `${m} expected ${conv.address} but got ${hex(address)}`)
+}
+
+/**
+ * `message.SubnetToL1ConversionID`: sha256 of the codec-encoded SubnetToL1ConversionData (subnet,
+ * manager chain and address, and each validator's node id, BLS key and weight, in the tx's order),
+ * the id the P-chain stores and signs for the L1's validator manager.
+ */
+export function subnetToL1ConversionId(tx: { subnetId: Uint8Array; chainId: Uint8Array; address: Uint8Array; validators: readonly { nodeId: Uint8Array; signer: { publicKey: Uint8Array }; weight: bigint }[] }): Uint8Array {
+  const w = new Writer().u16(CODEC_VERSION).fixed(tx.subnetId, 32).fixed(tx.chainId, 32).bytes(tx.address).u32(tx.validators.length)
+  for (const v of tx.validators) w.bytes(v.nodeId).fixed(v.signer.publicKey, 48).u64(v.weight)
+  return sha256(w.finish())
 }
