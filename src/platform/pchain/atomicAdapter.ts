@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../../core/errors.js'
 import { EMPTY_ID, idFromString, idToString } from '../../core/ids.js'
-import { NETWORK_PRESETS, type NetworkPresetName } from '../../network/presets.js'
+import { NETWORK_PRESETS, type NetworkPresetName } from '../../core/presets.js'
 import type { AtomicElement, SharedMemory } from '../atomic.js'
 import { decodeUtxo, encodeUtxo, utxoId } from '../codec.js'
 import type { Utxo } from '../txs.js'

@@ -3,7 +3,7 @@ import { formatAddress, hrpForNetworkId, parseAddress } from '../../core/address
 import { cb58Decode } from '../../core/cb58.js'
 import { bytesToHex } from '../../core/hex.js'
 import { EMPTY_ID, idFromString, idToString, vmIdFromName } from '../../core/ids.js'
-import { NETWORK_PRESETS } from '../../network/presets.js'
+import { NETWORK_PRESETS } from '../../core/presets.js'
 import { encodeUtxo } from '../codec.js'
 import type {
   Credential,
