@@ -10,6 +10,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import type { Network } from '../network/network.js'
 import type { SimNode } from '../network/node.js'
 import { nodeRoutes } from './routes/node.js'
+import { dataRoutes } from './routes/data/index.js'
+import { networkDataSource } from './routes/data/networkSource.js'
 import type { EthContext } from '../rpc/context.js'
 import type { RpcMethod } from '../rpc/dispatcher.js'
 import { createServer as createHttpServer } from 'node:http'
@@ -78,6 +80,8 @@ export function createServer(options: ServerOptions): L1simServer {
   })
   app.register(evmRoutes, { network, dispatcher })
   app.register(nodeRoutes, { network, node })
+  // The /v1 data API, fed by the network's indexers (shared by every node's server).
+  app.register(dataRoutes, { source: networkDataSource(network) })
   return app as unknown as L1simServer
 }
 

@@ -1,0 +1,105 @@
+import type { EvmChain } from '../../../evm/chain.js'
+import { createEvmIndexer, type EvmIndexer } from '../../../indexer/index.js'
+import type { Network } from '../../../network/network.js'
+import { EVM_ID, SUBNET_EVM_ID } from '../../../network/version.js'
+import type { CursorPage } from './paging.js'
+import type { CursorQuery, DataBlock, DataChain, DataSource } from './source.js'
+
+type Indexed = { chain: EvmChain; indexer: EvmIndexer; cumulative: { hash: string; total: number }[] }
+
+/**
+ * The data API's view of a network: one indexer per EVM chain, following its block events from
+ * the first request on (it rebuilds from the chain's stored blocks, so nothing is missed), shared
+ * by every node's server. Chains the P-chain starts later join on the next request.
+ */
+export function networkDataSource(network: Network): DataSource {
+  const cached = sources.get(network)
+  if (cached) return cached
+  const indexed = new Map<EvmChain, Indexed>()
+  const indexedOf = (chain: EvmChain): Indexed => {
+    let entry = indexed.get(chain)
+    if (!entry) {
+      const indexer = createEvmIndexer({ chainId: chain.chainId })
+      indexer.follow(chain)
+      entry = { chain, indexer, cumulative: [] }
+      indexed.set(chain, entry)
+    }
+    return entry
+  }
+  const testnet = network.presetName !== 'mainnet'
+  const source: DataSource = {
+    networkId: network.preset.networkId,
+    chains(): DataChain[] {
+      const c: DataChain = {
+        evmChainId: String(network.cChain.chainId),
+        blockchainId: network.preset.cChainId,
+        subnetId: '11111111111111111111111111111111LpoYY',
+        vmId: EVM_ID,
+        chainName: 'C-Chain',
+        description: 'The Contract Chain of the primary network (emulated by l1sim).',
+        isTestnet: testnet,
+        networkToken: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+      }
+      return [
+        c,
+        ...network.l1s.map((l1) => ({
+          evmChainId: String(l1.chain.chainId),
+          blockchainId: l1.blockchainId,
+          subnetId: l1.subnetId,
+          vmId: SUBNET_EVM_ID,
+          chainName: l1.name,
+          description: `L1 ${l1.name} (subnet-EVM, emulated by l1sim).`,
+          isTestnet: testnet,
+          // A subnet-EVM genesis does not name its native token; the emulator says so plainly.
+          networkToken: { name: `${l1.name} native token`, symbol: 'NATIVE', decimals: 18 },
+        })),
+      ]
+    },
+    listBlocks(evmChainId: string, query: CursorQuery): CursorPage<DataBlock> {
+      const chain = network.chains.find((c) => String(c.chainId) === evmChainId)
+      if (!chain) return { items: [] }
+      const entry = indexedOf(chain)
+      const page = entry.indexer.blocks({ pageSize: query.pageSize, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) })
+      return {
+        items: page.items.map((b) => {
+          const txs = entry.indexer.transactionsOfBlock(b.number) ?? []
+          const stored = chain.store.byNumber(BigInt(b.number))
+          const extras = stored?.extras ?? {}
+          return {
+            blockNumber: b.number,
+            blockTimestamp: Number(b.timestamp),
+            ...(extras.timestampMilliseconds !== undefined ? { blockTimestampMilliseconds: Number(extras.timestampMilliseconds) } : {}),
+            ...(extras.minDelayExcess !== undefined ? { blockMinDelayExcess: Number(extras.minDelayExcess) } : {}),
+            blockHash: b.hash,
+            txCount: b.txCount,
+            baseFee: b.baseFeePerGas,
+            gasUsed: b.gasUsed,
+            gasLimit: b.gasLimit,
+            gasCost: extras.blockGasCost ?? 0n,
+            parentHash: b.parentHash,
+            feesSpent: txs.reduce((sum, tx) => sum + tx.gasUsed * tx.effectiveGasPrice, 0n),
+            cumulativeTransactions: cumulativeTransactions(entry, b.number),
+          }
+        }),
+        ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}),
+      }
+    },
+  }
+  sources.set(network, source)
+  return source
+}
+
+const sources = new WeakMap<Network, DataSource>()
+
+/** Transactions in blocks 0…n, memoized per block (a memo whose block hash no longer matches, after a revert, is recomputed). */
+function cumulativeTransactions(entry: Indexed, n: number): number {
+  const { cumulative, indexer } = entry
+  let valid = 0
+  while (valid < cumulative.length && valid <= n && cumulative[valid]!.hash === indexer.block(valid)?.hash) valid++
+  cumulative.length = valid
+  for (let i = valid; i <= n; i++) {
+    const block = indexer.block(i)
+    cumulative.push({ hash: block?.hash ?? '', total: (cumulative[i - 1]?.total ?? 0) + (block?.txCount ?? 0) })
+  }
+  return cumulative[n]?.total ?? 0
+}

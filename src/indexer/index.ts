@@ -1,0 +1,17 @@
+export {
+  createEvmIndexer,
+  InvalidCursorError,
+  TRANSFER_TOPIC,
+  TRANSFER_SINGLE_TOPIC,
+  TRANSFER_BATCH_TOPIC,
+  type EvmIndexer,
+  type BlockRecord,
+  type TxRecord,
+  type Erc20Transfer,
+  type Erc721Transfer,
+  type Erc1155Transfer,
+  type DeploymentRecord,
+  type Erc1155Balance,
+  type ListQuery,
+  type Page,
+} from './evm.js'
