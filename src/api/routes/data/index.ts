@@ -33,7 +33,20 @@ export type DataRoutesOptions = {
   pageTokenKey?: Uint8Array | string
   /** Called with the API key of each request that sends one (rate limits, key checks); none is required. */
   onApiKey?: (key: string, request: FastifyRequest) => void
+  /** More /v1 operations, registered inside the same scope (errors, 404s, API keys, page tokens shared). */
+  routes?: readonly V1Routes[]
 }
+
+/** What route sets registered under /v1 share. */
+export type V1Context = {
+  tokens: PageTokens
+  /** The origin URLs in answers start with. */
+  baseUrl(request: FastifyRequest): string
+  /** The chain a path names, or a 404 in the API's shape. */
+  chainOr404(chainId: string): DataChain
+}
+
+export type V1Routes = (app: FastifyInstance, ctx: V1Context) => void | Promise<void>
 
 const apiKeys = new WeakMap<FastifyRequest, string>()
 
@@ -101,6 +114,8 @@ async function v1Routes(app: FastifyInstance, options: DataRoutesOptions): Promi
   app.get<{ Params: { chainId: string } }>('/chains/:chainId', async (request): Promise<GetChainResponse> => {
     return chainInfo(chainOr404(request.params.chainId), baseUrl(request))
   })
+
+  for (const routes of options.routes ?? []) await routes(app, { tokens, baseUrl, chainOr404 })
 
   // 12. getLatestBlocks
   app.get<{ Params: { chainId: string } }>('/chains/:chainId/blocks', async (request): Promise<ListEvmBlocksResponse> => {

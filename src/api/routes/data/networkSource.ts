@@ -15,17 +15,7 @@ type Indexed = { chain: EvmChain; indexer: EvmIndexer; cumulative: { hash: strin
 export function networkDataSource(network: Network): DataSource {
   const cached = sources.get(network)
   if (cached) return cached
-  const indexed = new Map<EvmChain, Indexed>()
-  const indexedOf = (chain: EvmChain): Indexed => {
-    let entry = indexed.get(chain)
-    if (!entry) {
-      const indexer = createEvmIndexer({ chainId: chain.chainId })
-      indexer.follow(chain)
-      entry = { chain, indexer, cumulative: [] }
-      indexed.set(chain, entry)
-    }
-    return entry
-  }
+  const indexedOf = (chain: EvmChain): Indexed => indexedChain(chain)
   const testnet = network.presetName !== 'mainnet'
   const source: DataSource = {
     networkId: network.preset.networkId,
@@ -90,6 +80,28 @@ export function networkDataSource(network: Network): DataSource {
 }
 
 const sources = new WeakMap<Network, DataSource>()
+const indexedChains = new WeakMap<EvmChain, Indexed>()
+
+function indexedChain(chain: EvmChain): Indexed {
+  let entry = indexedChains.get(chain)
+  if (!entry) {
+    const indexer = createEvmIndexer({ chainId: chain.chainId })
+    indexer.follow(chain)
+    entry = { chain, indexer, cumulative: [] }
+    indexedChains.set(chain, entry)
+  }
+  return entry
+}
+
+/** The indexer of an EVM chain (created on first use, then following the chain), for the /v1 routes. */
+export function indexerFor(chain: EvmChain): EvmIndexer {
+  return indexedChain(chain).indexer
+}
+
+/** The EVM chain a /v1 path names: its EVM chain id (decimal) or its blockchain id. */
+export function evmChainFor(network: Network, chainId: string): EvmChain | undefined {
+  return network.chains.find((c) => String(c.chainId) === chainId) ?? network.chain(chainId)
+}
 
 /** Transactions in blocks 0…n, memoized per block (a memo whose block hash no longer matches, after a revert, is recomputed). */
 function cumulativeTransactions(entry: Indexed, n: number): number {
