@@ -316,9 +316,13 @@ if (!external) {
 // The P-chain state machine at scale (issue 5): 10,000 validators, 100,000 UTXOs. See bench/pchain.js.
 const { pchainBench, pchainTargets } = await import('./pchain.js')
 if (!external) Object.assign(results, await pchainBench())
+// The indexer (issue 6): 20,000 transactions through the chain (BENCH_INDEXER_TXS to change). See bench/indexer.js.
+const { indexerBench, indexerTargets } = await import('./indexer.js')
+if (!external) Object.assign(results, await indexerBench())
 
 const targets = {
   ...pchainTargets,
+  ...indexerTargets,
   coldStartMs: ['<', 600],
   ...Object.fromEntries(['http_', 'inProcess_'].flatMap((p) => [
     [`${p}nativeTransfersPerSecSequential`, ['>=', 600]],
