@@ -42,3 +42,26 @@ describe('/v1 on a running network', () => {
     expect(await bad.json()).toEqual({ message: ['pageSize must not be greater than 100'], statusCode: 400, error: 'Bad Request' })
   })
 })
+
+describe('/v1 list operations on a running network', () => {
+  let devnet: Devnet
+  beforeAll(async () => {
+    devnet = await startDevnet({ port: 0, nodes: 2, node: { dataDir: 'test/.tmp/data-api-2' } })
+    const raw = await alice.signTransaction({ chainId: 43112, type: 'eip1559', nonce: 0, to: '0x00000000000000000000000000000000000000cc', value: parseEther('1'), gas: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n })
+    await fetch(devnet.rpcUrl('C'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) })
+  })
+  afterAll(async () => {
+    await devnet.close()
+    rmSync('test/.tmp/data-api-2', { recursive: true, force: true })
+  })
+
+  it('transactions:listNative and /networks/{network}/validators answer on every node', async () => {
+    for (const node of devnet.nodes) {
+      const native = (await (await fetch(`${node.url}/v1/chains/43112/addresses/${alice.address}/transactions:listNative`)).json()) as { transactions: Array<Record<string, any>> }
+      expect(native.transactions).toHaveLength(1)
+      expect(native.transactions[0]!.value).toBe(parseEther('1').toString())
+      const validators = (await (await fetch(`${node.url}/v1/networks/local/validators`)).json()) as { validators: Array<Record<string, any>> }
+      expect(validators.validators.map((v) => v.nodeId).sort()).toEqual(devnet.network.nodes.map((n) => n.nodeId).sort())
+    }
+  })
+})
