@@ -13,7 +13,9 @@ import { nodeRoutes } from './routes/node.js'
 import { dataRoutes } from './routes/data/index.js'
 import { networkDataSource } from './routes/data/networkSource.js'
 import { evmDataRoutes } from './routes/data/evm/index.js'
+import { moreEvmDataRoutes } from './routes/data/evm/more.js'
 import { primaryDataRoutes } from './routes/data/primary/index.js'
+import { primaryTxRoutes } from './routes/data/primary/utxosAndTxs.js'
 import type { EthContext } from '../rpc/context.js'
 import type { RpcMethod } from '../rpc/dispatcher.js'
 import { createServer as createHttpServer } from 'node:http'
@@ -83,7 +85,7 @@ export function createServer(options: ServerOptions): L1simServer {
   app.register(evmRoutes, { network, dispatcher })
   app.register(nodeRoutes, { network, node })
   // The /v1 data API, fed by the network's indexers (shared by every node's server).
-  app.register(dataRoutes, { source: networkDataSource(network), routes: [evmDataRoutes(network), primaryDataRoutes(network)] })
+  app.register(dataRoutes, { source: networkDataSource(network), routes: [evmDataRoutes(network), moreEvmDataRoutes(network), primaryDataRoutes(network), primaryTxRoutes(network)] })
   return app as unknown as L1simServer
 }
 
