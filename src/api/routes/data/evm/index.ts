@@ -59,17 +59,20 @@ function page<T, Q extends ListQuery>(list: (q: Q) => Page<T>, q: Q): Page<T> {
   }
 }
 
+/** The EVM chain a /v1 path names (404 otherwise), with its indexer. */
+export function evmChainResolver(network: Network, ctx: V1Context) {
+  return (chainId: string): { chain: EvmChain; indexer: EvmIndexer; evmChainId: string } => {
+    const data = ctx.chainOr404(chainId)
+    const chain = evmChainFor(network, data.evmChainId)
+    if (!chain) throw notFound(`Chain ${chainId} not found`)
+    return { chain, indexer: indexerFor(chain), evmChainId: data.evmChainId }
+  }
+}
+
 export function evmDataRoutes(network: Network): V1Routes {
   return (app: FastifyInstance, ctx: V1Context) => {
     const { tokens } = ctx
-
-    /** The chain a path names (404 otherwise), with its indexer. */
-    const evmChain = (chainId: string): { chain: EvmChain; indexer: EvmIndexer; evmChainId: string } => {
-      const data = ctx.chainOr404(chainId)
-      const chain = evmChainFor(network, data.evmChainId)
-      if (!chain) throw notFound(`Chain ${chainId} not found`)
-      return { chain, indexer: indexerFor(chain), evmChainId: data.evmChainId }
-    }
+    const evmChain = evmChainResolver(network, ctx)
 
     /**
      * The parameters of an address list (ops 4-7): page size, token, block range, with the path

@@ -10,11 +10,10 @@ import type { FastifyInstance } from 'fastify'
 import type { Hex } from '../../../../core/hex.js'
 import { call } from '../../../../evm/call.js'
 import type { EvmChain } from '../../../../evm/chain.js'
-import type { EvmIndexer, Page, TxRecord } from '../../../../indexer/index.js'
+import type { Page, TxRecord } from '../../../../indexer/index.js'
 import type { Network } from '../../../../network/network.js'
 import { badRequest, notFound } from '../errors.js'
 import type { V1Context, V1Routes } from '../index.js'
-import { evmChainFor, indexerFor } from '../networkSource.js'
 import { INVALID_PAGE_TOKEN, nextPageToken, type PageScope } from '../paging.js'
 import { PAGE_SIZE_BOUNDS, QueryReader } from '../query.js'
 import {
@@ -23,6 +22,7 @@ import {
   erc1155TransferDetails,
   erc20TransferDetails,
   erc721TransferDetails,
+  evmChainResolver,
   INVALID_ADDRESS,
   nativeTransaction,
   tokenInfos,
@@ -199,12 +199,7 @@ export function moreEvmDataRoutes(network: Network): V1Routes {
   return (app: FastifyInstance, ctx: V1Context) => {
     const { tokens } = ctx
 
-    const evmChain = (chainId: string): { chain: EvmChain; indexer: EvmIndexer; evmChainId: string } => {
-      const data = ctx.chainOr404(chainId)
-      const chain = evmChainFor(network, data.evmChainId)
-      if (!chain) throw notFound(`Chain ${chainId} not found`)
-      return { chain, indexer: indexerFor(chain), evmChainId: data.evmChainId }
-    }
+    const evmChain = evmChainResolver(network, ctx)
 
     // 3. listTransactions: the transactions the address sent or received, natively or as a token
     // party, each with the transfers of that transaction it sent or received.
