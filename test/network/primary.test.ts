@@ -78,3 +78,20 @@ describe('the P-chain in the network', () => {
     await network.close()
   })
 })
+
+describe('P-chain blocks follow events, not the clock', () => {
+  it('moving network time builds no empty P-chain block; a staker change does', async () => {
+    const network = await createNetwork({ nodes: 1 })
+    const { pchain } = network.primary
+    const height = pchain.height
+    await network.advanceTime(3600)
+    expect(pchain.height).toBe(height)
+    expect(pchain.timestamp).toBe(network.clock.now())
+    const wallet = network.wallets(0)!
+    const added = wallet.p.addValidator({ node: network.newValidatorIdentity(), stake: 2_000n * 10n ** 9n, end: network.clock.now() + 14 * 24 * 3600 })
+    expect(pchain.height).toBe(height + 1)
+    await network.advanceTime(15 * 24 * 3600) // the end time: a block at it, then the reward proposal and commit
+    expect(pchain.height).toBeGreaterThanOrEqual(added.height + 3)
+    await network.close()
+  })
+})

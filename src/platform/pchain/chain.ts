@@ -175,8 +175,15 @@ export class PChain {
     for (;;) {
       this.#rewardDue()
       if (this.state.timestamp >= target) break
-      let next = this.#nextStakerChangeTime(target)
+      // The builder cuts a block only when the staker set or the active L1 validators change
+      // (a staker starts or ends, an L1 validator runs out of balance); otherwise chain time just
+      // moves, and the next block carries it.
+      let next = this.#nextStakerChangeTime(target + 1)
       if (next <= this.state.timestamp) next = Math.min(target, this.state.timestamp + 1)
+      if (next > target) {
+        this.#advanceTimeTo(target)
+        break
+      }
       this.#advanceTimeTo(next)
       this.#addBlock('standard', [])
     }

@@ -127,7 +127,7 @@ describe('platform service', () => {
   it('getHeight, getTimestamp, fee config and state', async () => {
     const { ctx, chain } = setup()
     expect(await call(ctx, 'getHeight')).toBe(ok(`{"height":"${chain.height}"}`))
-    expect(chain.height).toBe(6) // 5 txs + the block that advanced time to T0+10
+    expect(chain.height).toBe(5) // 5 txs; moving time to T0+10 needs no block of its own
     expect(await call(ctx, 'getTimestamp')).toBe(ok('{"timestamp":"2026-01-01T00:00:10Z"}'))
     expect(await call(ctx, 'getFeeConfig')).toBe(
       ok('{"weights":[1,1000,1000,4],"maxCapacity":1000000,"maxPerSecond":100000,"targetPerSecond":50000,"minPrice":1,"excessConversionConstant":2164043}'),
@@ -149,7 +149,7 @@ describe('platform service', () => {
     const { ctx, chain, subnetId } = setup()
     const supply = chain.state.getSupply(PRIMARY_NETWORK_ID)
     expect(supply).toBeGreaterThan(360_000_000n * AVAX)
-    expect(await call(ctx, 'getCurrentSupply', [{ subnetID: EMPTY_ID }])).toBe(ok(`{"supply":"${supply}","height":"6"}`))
+    expect(await call(ctx, 'getCurrentSupply', [{ subnetID: EMPTY_ID }])).toBe(ok(`{"supply":"${supply}","height":"5"}`))
     expect(await call(ctx, 'getCurrentSupply', { subnetID: subnetId })).toBe(err('fetching current supply failed: not found'))
     expect(await call(ctx, 'getTotalStake', {})).toBe(ok(`{"stake":"${2100n * AVAX}","weight":"${2100n * AVAX}"}`))
     // the L1's active validators: 3 × 100
@@ -359,14 +359,14 @@ describe('platform service', () => {
   it('getValidatorsAt: current set by height, proposed, unfinalized', async () => {
     const { ctx, chain, subnetId } = setup()
     const primary = ok(J({ [showNodeId(nodeId(1))]: { publicKey: '0x' + '09'.repeat(48), weight: String(2100n * AVAX) } }))
-    expect(await call(ctx, 'getValidatorsAt', { height: '6' })).toBe(primary)
+    expect(await call(ctx, 'getValidatorsAt', { height: '5' })).toBe(primary)
     expect(await call(ctx, 'getValidatorsAt', { height: 'proposed', subnetID: EMPTY_ID })).toBe(primary)
-    const l1 = await call(ctx, 'getValidatorsAt', { height: 6, subnetID: subnetId })
+    const l1 = await call(ctx, 'getValidatorsAt', { height: 5, subnetID: subnetId })
     const nodes = Object.keys(JSON.parse(l1).result)
     expect(nodes).toEqual([...nodes].sort())
     expect(nodes).toHaveLength(3)
-    expect(await call(ctx, 'getValidatorsAt', { height: 7 })).toBe(
-      err(`failed to get validator set at 7: failed to fetch validator set at unfinalized height with SubnetID = ${EMPTY_ID}: current P-chain height (6) < requested P-Chain height (7)`),
+    expect(await call(ctx, 'getValidatorsAt', { height: 6 })).toBe(
+      err(`failed to get validator set at 6: failed to fetch validator set at unfinalized height with SubnetID = ${EMPTY_ID}: current P-chain height (5) < requested P-Chain height (6)`),
     )
     expect(await call(ctx, 'getValidatorsAt', { height: 'latest' })).toBe(err(INVALID_ARGUMENT_MESSAGE))
     expect(await call(ctx, 'getValidatorsAt', { height: '18446744073709551615' })).toBe(err(INVALID_ARGUMENT_MESSAGE))
@@ -375,7 +375,7 @@ describe('platform service', () => {
     const hooked = { ...ctx, validatorSetAt: (s: string, h: number) => (seen.push([s, h]), []), proposedHeight: () => 2 }
     expect(await call(hooked, 'getValidatorsAt', { height: 'proposed' })).toBe(ok('{}'))
     expect(seen).toEqual([[EMPTY_ID, 2]])
-    expect(chain.height).toBe(6)
+    expect(chain.height).toBe(5)
   })
 })
 
