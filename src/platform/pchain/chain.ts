@@ -412,10 +412,10 @@ export class PChain {
     if (!this.#listener) return
     this.#refreshSets()
     if (this.#unpushed.size === 0) return
-    const todo = this.#unpushed
+    const due = this.#unpushed
     this.#unpushed = new Set()
     for (const subnetId of this.#setOrder()) {
-      if (!todo.has(subnetId)) continue
+      if (!due.has(subnetId)) continue
       const entries = this.#sets.get(subnetId)!
       const fp = entries.map((e) => `${e.nodeId}|${e.weight}|${e.validationId ?? ''}`).join(',')
       if (this.#pushed.get(subnetId) === fp) continue
