@@ -1,17 +1,12 @@
-import { BaseError } from '../../core/errors.js'
+import { TxRefusedError } from '../errors.js'
 
 /**
  * A P-chain transaction was refused. `message` is the text avalanchego returns (the `%w` chain of
  * the real executor, e.g. `flow check failed: insufficient unlocked funds: needs 5 more <asset>`);
  * `code` names the innermost sentinel so tests and API layers need not parse text.
  */
-export class PChainTxError extends BaseError {
+export class PChainTxError extends TxRefusedError {
   override name = 'PChainTxError'
-  readonly code: string
-  constructor(code: string, message: string) {
-    super(message)
-    this.code = code
-  }
 }
 
 /** The sentinel errors of vms/platformvm (txs/executor, utxo, secp256k1fx, state, warp/message). */

@@ -1,4 +1,4 @@
-import { BaseError } from '../../core/errors.js'
+import { TxRefusedError } from '../errors.js'
 
 /**
  * An X-chain (or C-chain atomic) transaction was refused. `message` is the text avalanchego (or
@@ -6,13 +6,8 @@ import { BaseError } from '../../core/errors.js'
  * `failed to verify transfer: failed to get utxo <id>: not found`; `code` names the innermost
  * sentinel (a key of {@link XE}) so callers need not parse text.
  */
-export class XChainTxError extends BaseError {
+export class XChainTxError extends TxRefusedError {
   override name = 'XChainTxError'
-  readonly code: string
-  constructor(code: string, message: string) {
-    super(message)
-    this.code = code
-  }
 }
 
 /**
