@@ -21,6 +21,7 @@ import { addressFromPrivateKey } from '../platform/secp256k1fx.js'
 import { SUBNET_EVM_ID } from './version.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
+import type { DataApiOptions } from '../api/routes/data/config.js'
 
 export type NetworkOptions = {
   /** `local` (default, network id 12345), `fuji` (5) or `mainnet` (1): ids, HRP and chain ids. */
@@ -40,6 +41,8 @@ export type NetworkOptions = {
   l1s?: L1Options[]
   /** Settings of every simulated node (admin API, data and profile directories, loggers, health checks). */
   node?: NodeOptions
+  /** The /v1 data API's settings (prices, API keys and rate limits, its own port). */
+  dataApi?: DataApiOptions
 }
 
 export const DEFAULT_DEV_BALANCE = 10_000n * 10n ** 18n
@@ -80,6 +83,8 @@ export class Network {
   readonly waits: WaitRecorder
   /** The P-chain, the X-chain, shared memory and the C-chain's atomic transactions. */
   readonly primary: PrimaryNetwork
+  /** The /v1 data API's settings, as given (see {@link DataApiOptions}). */
+  readonly dataApi: DataApiOptions
   readonly #random: SeededRandom
   readonly #l1Context: CreateL1Context
   readonly #snapshots = new Map<bigint, NetworkSnapshot>()
@@ -101,6 +106,7 @@ export class Network {
     primary: PrimaryNetwork
     random: SeededRandom
     l1Context: CreateL1Context
+    dataApi: DataApiOptions
   }) {
     this.presetName = init.presetName
     this.preset = NETWORK_PRESETS[init.presetName]
@@ -117,6 +123,7 @@ export class Network {
     this.primary = init.primary
     this.#random = init.random
     this.#l1Context = init.l1Context
+    this.dataApi = init.dataApi
   }
 
   static async create(options: NetworkOptions = {}): Promise<Network> {
@@ -218,7 +225,7 @@ export class Network {
       otherChains: [primary.pHealthSubject, primary.xHealthSubject],
     }
     const nodes = identities.map((identity, index) => new SimNode({ index, identity, options: options.node ?? {}, env }))
-    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary, random, l1Context })
+    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary, random, l1Context, dataApi: options.dataApi ?? {} })
     // Rewards need 80% uptime as node 0 measured it; a validator that is not a simulated node has
     // no node to measure and counts as always up.
     uptimeOf = (nodeId, subnetId, start, end) =>

@@ -21,6 +21,7 @@ export * from './networks.js'
 export * from './paging.js'
 export * from './query.js'
 export * from './source.js'
+export * from './config.js'
 
 /** The header carrying an API key (SPEC.md §5; the hosted service calls it `x-glacier-api-key`). */
 export const DATA_API_KEY_HEADER = 'x-data-api-key'
