@@ -22,6 +22,13 @@ const CONTRACTS = [
   { file: 'ERC20.sol', contractName: 'ERC20' },
   { file: 'Reverter.sol', contractName: 'Reverter' },
   { file: 'WarpReceiver.sol', contractName: 'WarpReceiver' },
+  { file: 'TestNFT721.sol', contractName: 'TestNFT721' },
+  { file: 'TestNFT1155.sol', contractName: 'TestNFT1155' },
+  { file: 'TeleporterEvents.sol', contractName: 'TeleporterEvents' },
+  { file: 'Child.sol', contractName: 'Child' },
+  { file: 'Lib.sol', contractName: 'Lib' },
+  { file: 'Factory.sol', contractName: 'Factory' },
+  { file: 'Caller.sol', contractName: 'Caller' },
 ]
 
 const sources = {}

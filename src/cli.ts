@@ -58,6 +58,9 @@ Options for start:
   --accounts <n>        dev accounts to fund (default 20)
   --balance <tokens>    balance of each dev account in AVAX (default 10000)
   --block-time <secs>   mine a block every <secs> seconds (default: one block per transaction)
+  --data-api-port <port>
+                        also serve the /v1 data API alone on this port (0 picks a free one);
+                        every node's port serves /v1 either way
   --l1 <name>=<file>[,<upgrade file>]
                         add an L1 whose subnet-EVM chain has this genesis (and upgrade.json);
                         repeatable; served at /ext/bc/<name>/rpc
@@ -84,6 +87,7 @@ const OPTIONS = {
   accounts: { type: 'string' },
   balance: { type: 'string' },
   'block-time': { type: 'string' },
+  'data-api-port': { type: 'string' },
   l1: { type: 'string', multiple: true },
   'api-admin-enabled': { type: 'string' },
   'data-dir': { type: 'string' },
@@ -175,6 +179,7 @@ function parseCommandLine(argv: string[]): { command?: string; options: DevnetOp
     clock: { mode: 'realtime' },
     mining: values['block-time'] === undefined ? { mode: 'auto' } : blockTime(values['block-time']),
     l1s: (values.l1 ?? []).map(l1Option),
+    ...(values['data-api-port'] !== undefined ? { dataApi: { port: integer('--data-api-port', values['data-api-port'], 0, 65535) } } : {}),
     node: {
       apiAdminEnabled: values['api-admin-enabled'] === undefined ? false : goBool('--api-admin-enabled', values['api-admin-enabled']),
       ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
@@ -291,6 +296,7 @@ function banner(devnet: Devnet, options: DevnetOptions): string {
     rule,
     field('HTTP', devnet.rpcUrl()),
     field('WebSocket', devnet.wsUrl()),
+    field('Data API', `${devnet.dataApiUrl ?? devnet.url}/v1 (docs: /v1/docs)`),
     ...network.l1s.flatMap((l1) => [field(`HTTP (${l1.name})`, devnet.rpcUrl(l1.name)), field(`WebSocket (${l1.name})`, devnet.wsUrl(l1.name))]),
     '',
     'Nodes',

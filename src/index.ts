@@ -9,7 +9,9 @@
  * // …
  * await devnet.close()
  */
-import { createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, type L1simServer } from './api/server.js'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, networkDataRoutes, type L1simServer } from './api/server.js'
+import { dataRoutes, errorBody } from './api/routes/data/index.js'
 import { createNetwork, type Network, type NetworkOptions } from './network/network.js'
 
 export { createNetwork, DEFAULT_DEV_BALANCE, Network, type NetworkOptions } from './network/network.js'
@@ -17,6 +19,7 @@ export { SimNode, type NodeOptions } from './network/node.js'
 export type { Fault, FaultState } from './network/faults.js'
 export { NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './network/presets.js'
 export { createServer, DEFAULT_HOST, DEFAULT_PORT, type L1simServer, type ServerOptions } from './api/server.js'
+export type { DataApiOptions, RateBudget, RateLimitOptions, RateTierName } from './api/routes/data/config.js'
 export { DEFAULT_MNEMONIC, type DevAccount, type NodeIdentity } from './core/keys.js'
 export type { ClockMode, ClockOptions } from './core/clock.js'
 export type { EvmChain, MiningMode } from './evm/chain.js'
@@ -55,6 +58,8 @@ export type Devnet = {
   network: Network
   /** Node 0's server. */
   server: L1simServer
+  /** `http://HOST:PORT` of the data API's own server (only /v1), when `dataApi.port` was given. */
+  dataApiUrl?: string
   /** Closes client sockets, every server and the network's timers; safe to call twice. */
   close(): Promise<void>
 }
@@ -64,7 +69,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const { host = DEFAULT_HOST, port = DEFAULT_PORT, ...networkOptions } = options
   const network = await createNetwork(networkOptions)
   const servers = network.nodes.map((node) => createServer({ network, node, host, port: port === 0 ? 0 : port + 2 * node.index }))
+  // Every server to close: the nodes' and, when asked for, the data API's own.
+  const toClose: FastifyInstance[] = [...servers]
   const nodes: DevnetNode[] = []
+  let dataApiUrl: string | undefined
   try {
     for (const [index, server] of servers.entries()) {
       const url = await listenServer(server)
@@ -72,8 +80,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       node.httpPort = Number(new URL(url).port)
       nodes.push({ index, nodeId: node.nodeId, url, server })
     }
+    if (network.dataApi.port !== undefined) {
+      const dataServer = createDataApiServer(network)
+      toClose.push(dataServer)
+      await dataServer.listen({ host, port: network.dataApi.port })
+      const address = dataServer.server.address()
+      if (address === null || typeof address === 'string') throw new Error(`unexpected data API server address ${String(address)}`)
+      dataApiUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
+    }
   } catch (error) {
-    for (const server of servers) await server.close()
+    for (const server of toClose) await server.close()
     await network.close()
     throw error
   }
@@ -87,13 +103,29 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     nodes,
     network,
     server: nodes[0]!.server,
+    ...(dataApiUrl === undefined ? {} : { dataApiUrl }),
     close: () =>
       (closing ??= (async () => {
-        for (const server of servers) await server.close()
+        for (const server of toClose) await server.close()
         await network.close()
         // Closed handles are released in the loop's close phase; two turns, and none is left.
         for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve))
       })()),
   }
 }
+
+/**
+ * A server with the /v1 data API only (what `dataApi.port` starts): the same source, budgets and
+ * page-token key as every node's /v1, so a page token from one works on the other. Anything else
+ * is a 404 in the data API's error shape.
+ */
+export function createDataApiServer(network: Network): FastifyInstance {
+  const app = Fastify({ logger: false })
+  app.register(dataRoutes, networkDataRoutes(network))
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody(404, `Cannot ${request.method} ${request.url.split('?')[0] ?? request.url}`))
+  })
+  return app
+}
+
 export { createEIP1193Provider, ProviderRPCError, type EIP1193Provider } from './rpc/provider.js'

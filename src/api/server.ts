@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import type { Network } from '../network/network.js'
 import type { SimNode } from '../network/node.js'
 import { nodeRoutes } from './routes/node.js'
-import { dataRoutes } from './routes/data/index.js'
+import { dataRoutes, type DataRoutesOptions } from './routes/data/index.js'
 import { networkDataSource } from './routes/data/networkSource.js'
 import { evmDataRoutes } from './routes/data/evm/index.js'
 import { moreEvmDataRoutes } from './routes/data/evm/more.js'
@@ -85,8 +85,13 @@ export function createServer(options: ServerOptions): L1simServer {
   app.register(evmRoutes, { network, dispatcher })
   app.register(nodeRoutes, { network, node })
   // The /v1 data API, fed by the network's indexers (shared by every node's server).
-  app.register(dataRoutes, { source: networkDataSource(network), routes: [evmDataRoutes(network), moreEvmDataRoutes(network), primaryDataRoutes(network), primaryTxRoutes(network)] })
+  app.register(dataRoutes, networkDataRoutes(network))
   return app as unknown as L1simServer
+}
+
+/** The /v1 data API of a network, as every node's server and the data API's own port register it (same budgets, same page-token key). */
+export function networkDataRoutes(network: Network): DataRoutesOptions {
+  return { source: networkDataSource(network), network, routes: [evmDataRoutes(network), moreEvmDataRoutes(network), primaryDataRoutes(network), primaryTxRoutes(network)] }
 }
 
 /** `/ext/<path>` as the node's router maps it (`/ext/C/rpc` → `/ext/bc/<C id>/rpc`); other URLs unchanged. */

@@ -86,6 +86,29 @@ export async function traceTransaction(chain: EvmChain, hash: Hex, config: Trace
 }
 
 /**
+ * The call tree (geth's `callTracer`) of every transaction of the stored block `hash`, in block
+ * order, from one replay of the block: what the indexer's internal transactions read. Undefined
+ * when the block is not (or no longer) on the chain.
+ */
+export async function traceBlockCalls(chain: EvmChain, hash: Hex): Promise<CallFrameJson[] | undefined> {
+  return chain.lock.run(async () => {
+    const stored = chain.store.byHash(hash)
+    if (!stored || stored.number === 0n) return undefined
+    return withBlockPrefix(chain, stored, 0, async (vm) => {
+      const state = vm.stateManager as MerkleStateManager
+      const frames: CallFrameJson[] = []
+      for (const mined of stored.txs) {
+        const tracer = new CallTracer()
+        const result = await runTraced(vm, tracer, mined.tx.gasLimit, () => runTx(vm, txOptions(mined.tx, stored)))
+        await creditCoinbase(state, stored, result)
+        frames.push(tracer.result())
+      }
+      return frames
+    })
+  })
+}
+
+/**
  * debug_traceCall: runs `request` as a transaction (nonce unchecked, base fee waived when no fee
  * is set) on scratch state at `tag`, after `stateOverrides`, with the tracer attached. State
  * checks fail as geth's `ApplyMessage` does, behind `tracing failed: `.

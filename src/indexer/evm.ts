@@ -1,6 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
 import type { ChainEvents, StoredBlock } from '../evm/types.js'
+import { decodeTeleporterLog, type TeleporterEvent } from './teleporter.js'
 
 /**
  * The EVM indexer: a pure function of one chain's history. It consumes stored blocks in order,
@@ -98,6 +99,9 @@ export type DeploymentRecord = {
   address: Hex
   status: 0 | 1
 }
+
+/** A Teleporter message sent or received in a transaction (see `teleporter.ts`). */
+export type TeleporterRecord = TeleporterEvent & { blockNumber: number; blockHash: Hex; txHash: Hex; txIndex: number; logIndex: number }
 
 export type Erc1155Balance = { token: Hex; tokenId: bigint; balance: bigint }
 
@@ -252,6 +256,7 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
   const erc1155 = new Series<Erc1155Transfer>()
   const deployments = new Series<DeploymentRecord>()
   const deploymentByAddress = new Map<Hex, number>()
+  const teleporter = new Series<TeleporterRecord>()
   const balances = new Map<string, BalanceHistory>()
   /** Holder → the balance keys they ever held, for the per-address balance query. */
   const holdings = new Map<Hex, Set<string>>()
@@ -259,6 +264,7 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
   const txLists = (t: TxRecord) => (t.to ? [t.from, t.to] : [t.from])
   const transferLists = (t: TransferBase) => [`a:${t.from}`, `a:${t.to}`, `t:${t.token}`]
   const deploymentLists = (d: DeploymentRecord) => [d.deployer]
+  const teleporterLists = (m: TeleporterRecord) => [m.txHash]
 
   function moveBalance(pos: number, holder: Hex, token: Hex, id: bigint, delta: bigint): void {
     if (holder === ZERO_ADDRESS) return
@@ -315,6 +321,7 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
     erc721.truncate(h, transferLists)
     erc1155.truncate(h, transferLists, (t) => apply1155(t, -1))
     deployments.truncate(h, deploymentLists, (d) => deploymentByAddress.delete(d.address))
+    teleporter.truncate(h, teleporterLists)
     height = Math.max(-1, h)
   }
 
@@ -380,6 +387,12 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
         if (topic0 === undefined) continue
         const base = { blockNumber: number, blockHash: stored.hash, timestamp, txHash: mined.hash, txIndex: mined.index, logIndex: log.logIndex, token: lower(log.address) }
         const pos = position(number, log.logIndex)
+        const message = decodeTeleporterLog(log)
+        if (message) {
+          const m: TeleporterRecord = { ...message, blockNumber: number, blockHash: stored.hash, txHash: mined.hash, txIndex: mined.index, logIndex: log.logIndex }
+          teleporter.append(pos, m, teleporterLists(m))
+          continue
+        }
         try {
           if (topic0 === TRANSFER_TOPIC && log.topics.length === 3) {
             const t: Erc20Transfer = { ...base, from: topicAddress(log.topics[1]!), to: topicAddress(log.topics[2]!), value: word(log.data, 0) }
@@ -489,6 +502,8 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
     },
     /** Contracts created by transactions, newest first; with `address`, those it deployed. */
     deployments: (q: ListQuery): Page<DeploymentRecord> => deployments.page(addr(q), q),
+    /** The Teleporter messages a transaction sent or received, in log order. */
+    teleporterMessages: (txHash: string): TeleporterRecord[] => teleporter.page(lower(txHash), { pageSize: Number.MAX_SAFE_INTEGER }).items.reverse(),
     deployment: (contract: string): DeploymentRecord | undefined => {
       const n = deploymentByAddress.get(lower(contract))
       return n === undefined ? undefined : deployments.items[n]

@@ -12,6 +12,27 @@ export {
   type Erc1155Transfer,
   type DeploymentRecord,
   type Erc1155Balance,
+  type TeleporterRecord,
   type ListQuery,
   type Page,
 } from './evm.js'
+export {
+  createTraceIndexer,
+  type TraceIndexer,
+  type InternalTransaction,
+  type InternalTxType,
+  type ContractCreation,
+} from './trace.js'
+export * from './teleporter.js'
+export * from './methods.js'
+export {
+  createPlatformIndexer,
+  type PlatformIndexer,
+  type PlatformIndexerOptions,
+  type PlatformChain,
+  type IndexedTx,
+  type IndexedUtxo,
+  type UtxoConsumption,
+  type L1ValidatorSample,
+  type TxFilter,
+} from './platform.js'

@@ -22,6 +22,7 @@ import { SUBNET_EVM_ID } from './version.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 import type { DataApiOptions } from '../api/routes/data/config.js'
+import { createMethodRegistry, type AbiEntry, type ContractArtifact, type MethodRegistry } from '../indexer/methods.js'
 
 export type NetworkOptions = {
   /** `local` (default, network id 12345), `fuji` (5) or `mainnet` (1): ids, HRP and chain ids. */
@@ -85,6 +86,8 @@ export class Network {
   readonly primary: PrimaryNetwork
   /** The /v1 data API's settings, as given (see {@link DataApiOptions}). */
   readonly dataApi: DataApiOptions
+  /** Selector → signature for the data API's `Method.methodName`: built-ins plus {@link registerAbi}. */
+  readonly methods: MethodRegistry = createMethodRegistry()
   readonly #random: SeededRandom
   readonly #l1Context: CreateL1Context
   readonly #snapshots = new Map<bigint, NetworkSnapshot>()
@@ -239,6 +242,16 @@ export class Network {
 
   get chains(): EvmChain[] {
     return [this.cChain, ...this.l1s.map((l) => l.chain)]
+  }
+
+  /** Names the functions of a JSON ABI in the data API's `Method.methodName`; returns their signatures. */
+  registerAbi(abi: readonly AbiEntry[]): string[] {
+    return this.methods.registerAbi(abi)
+  }
+
+  /** {@link registerAbi} for a Hardhat or Foundry artifact (`{contractName?, abi, bytecode?}`). */
+  registerArtifact(artifact: ContractArtifact): string[] {
+    return this.methods.registerArtifact(artifact)
   }
 
   /** Finds an EVM chain by alias (`C`, an L1's name) or blockchain id. */

@@ -58,6 +58,7 @@ export class PrimaryNetwork {
   readonly cAtomic: CChainAtomic
   readonly pchain: PChain
   readonly #backend: CAtomicBackend
+  readonly #cChain: EvmChain
 
   constructor(options: PrimaryNetworkOptions) {
     const { presetName, preset, clock, cChain } = options
@@ -85,6 +86,7 @@ export class PrimaryNetwork {
       sharedMemory: this.sharedMemory,
       genesis: [...(presetName === 'local' ? localGenesisAllocations() : []), ...devAccountAllocations(options.devAccounts, DEV_X_BALANCE)],
     })
+    this.#cChain = cChain
     this.#backend = new CAtomicBackend(cChain)
     this.cAtomic = new CChainAtomic({ preset: presetName, sharedMemory: this.sharedMemory, evm: this.#backend, clock })
   }
@@ -97,7 +99,14 @@ export class PrimaryNetwork {
     const unsigned = tx.unsigned
     const addresses = unsigned.type === 'ImportTx' ? unsigned.outs.map((o) => o.address) : unsigned.ins.map((i) => i.address)
     const accepted = await this.#backend.run(addresses, () => this.cAtomic.issueTx(tx))
+    this.#recordBlock(accepted.txId)
     return { txId: accepted.txId }
+  }
+
+  /** The block the backend just mined holds the atomic tx's effects (as coreth's block carries its atomic txs). */
+  #recordBlock(txId: string): void {
+    const head = this.#cChain.head
+    this.cAtomic.recordBlock(txId, { height: Number(head.number), hash: head.hash, timestamp: Number(head.block.header.timestamp) })
   }
 
   /** Imports every AVAX UTXO `keychain` owns in shared memory from `sourceChain` into the C-chain account `to`. */
@@ -109,6 +118,7 @@ export class PrimaryNetwork {
   async exportFromC(args: { destinationChain: string; to: Uint8Array; amount: bigint; privateKey: Uint8Array }): Promise<{ txId: string }> {
     const from = pubKeyToEthAddress(publicKeyOf(args.privateKey))
     const accepted = await this.#backend.run([from], () => this.cAtomic.issueTx(this.cAtomic.buildExportTx(args)))
+    this.#recordBlock(accepted.txId)
     return { txId: accepted.txId }
   }
 

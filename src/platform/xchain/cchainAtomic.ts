@@ -209,6 +209,8 @@ export type AcceptedAtomicTx = {
   burned: bigint
   gasUsed: bigint
   timestamp: number
+  /** The C-chain block that holds the tx's EVM effects, once sealed (see {@link CChainAtomic.recordBlock}). */
+  block?: { height: number; hash: string; timestamp: number }
 }
 
 export type CAtomicSnapshot = { accepted: Array<[string, AcceptedAtomicTx]> }
@@ -404,6 +406,17 @@ export class CChainAtomic {
 
   getTx(txId: string): AcceptedAtomicTx | undefined {
     return this.#accepted.get(txId)
+  }
+
+  /** Every accepted atomic tx, in acceptance order (the platform indexer reads this history). */
+  acceptedTxs(): AcceptedAtomicTx[] {
+    return [...this.#accepted.values()]
+  }
+
+  /** Records the C-chain block that sealed `txId`'s EVM effects. */
+  recordBlock(txId: string, block: { height: number; hash: string; timestamp: number }): void {
+    const accepted = this.#accepted.get(txId)
+    if (accepted) this.#accepted.set(txId, { ...accepted, block })
   }
 
   snapshot(): CAtomicSnapshot {

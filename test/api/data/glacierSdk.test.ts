@@ -16,7 +16,8 @@ describe('@avalabs/glacier-sdk against /v1', () => {
   let devnet: Devnet
   let glacier: Glacier
   beforeAll(async () => {
-    devnet = await startDevnet({ port: 0, nodes: 2, node: { dataDir: 'test/.tmp/glacier-sdk' } })
+    // The SDK sends a key; a network refuses keys it was not given (401).
+    devnet = await startDevnet({ port: 0, nodes: 2, node: { dataDir: 'test/.tmp/glacier-sdk' }, dataApi: { apiKeys: { 'test-key': 'free' } } })
     for (let nonce = 0; nonce < 5; nonce++) {
       const raw = await alice.signTransaction({ chainId: 43112, type: 'eip1559', nonce, to: '0x00000000000000000000000000000000000000cc', value: parseEther('1'), gas: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n })
       await fetch(devnet.rpcUrl('C'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) })

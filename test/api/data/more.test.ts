@@ -45,6 +45,8 @@ const get = async (url: string) => {
   const res = await app.inject({ method: 'GET', url })
   return { status: res.statusCode, body: res.json() as Json }
 }
+/** The head's timestamp: NFT metadata is read at the head (`metadataLastUpdatedTimestamp`). */
+const headTime = () => Number(network.cChain.store.byNumber(network.cChain.store.height)!.block.header.timestamp)
 const blocksOf = (body: Json) => (body.transactions as { nativeTransaction: Json }[]).map((t) => Number(t.nativeTransaction.blockNumber))
 
 beforeAll(async () => {
@@ -141,8 +143,8 @@ describe('listErc1155Balances (op 8)', () => {
     const balance = (await network.cChain.getAccountFields(bob.address.toLowerCase() as Hex, 'latest')).balance
     expect(first.body.nativeTokenBalance).toEqual({ name: 'Avalanche', symbol: 'AVAX', decimals: 18, chainId, balance: balance.toString() })
     expect(first.body.erc1155TokenBalances).toEqual([
-      { address: getAddress(NFT1155), ercType: 'ERC-1155', tokenId: '1', tokenUri: '', metadata: { indexStatus: 'UNINDEXED' }, chainId, balance: '5' },
-      { address: getAddress(NFT1155), ercType: 'ERC-1155', tokenId: '2', tokenUri: '', metadata: { indexStatus: 'UNINDEXED' }, chainId, balance: '6' },
+      { address: getAddress(NFT1155), ercType: 'ERC-1155', tokenId: '1', tokenUri: '', metadata: { indexStatus: 'INVALID_TOKEN_URI', metadataLastUpdatedTimestamp: headTime() }, chainId, balance: '5' },
+      { address: getAddress(NFT1155), ercType: 'ERC-1155', tokenId: '2', tokenUri: '', metadata: { indexStatus: 'INVALID_TOKEN_URI', metadataLastUpdatedTimestamp: headTime() }, chainId, balance: '6' },
     ])
     const second = await get(base() + `?pageSize=2&pageToken=${first.body.nextPageToken as string}`)
     expect((second.body.erc1155TokenBalances as Json[]).map((b) => [b.tokenId, b.balance])).toEqual([['3', '7']])
@@ -182,7 +184,7 @@ describe('listTokens (op 13)', () => {
         ercType: 'ERC-721',
         tokenId: '3',
         tokenUri: TOKEN_URI,
-        metadata: { indexStatus: 'INDEXED', name: 'Seven', imageUri: 'ipfs://x', description: 'd', attributes: JSON.stringify(META.attributes) },
+        metadata: { indexStatus: 'INDEXED', metadataLastUpdatedTimestamp: headTime(), name: 'Seven', imageUri: 'ipfs://x', description: 'd', attributes: JSON.stringify(META.attributes) },
         ownerAddress: alice.address,
       },
     ])
@@ -193,7 +195,7 @@ describe('listTokens (op 13)', () => {
 
   it('lists ERC-1155 ids, and nothing for other addresses', async () => {
     const { body } = await get(url(NFT1155))
-    expect(body.tokens).toEqual(['1', '2', '3'].map((tokenId) => ({ address: getAddress(NFT1155), ercType: 'ERC-1155', tokenId, tokenUri: '', metadata: { indexStatus: 'UNINDEXED' } })))
+    expect(body.tokens).toEqual(['1', '2', '3'].map((tokenId) => ({ address: getAddress(NFT1155), ercType: 'ERC-1155', tokenId, tokenUri: '', metadata: { indexStatus: 'INVALID_TOKEN_URI', metadataLastUpdatedTimestamp: headTime() } })))
     expect((await get(url(carol.address))).body).toEqual({ tokens: [] })
   })
 
@@ -211,7 +213,7 @@ describe('nftMetadata', () => {
     expect(nftMetadata('data:application/json,%7B%22name%22%3A%22x%22%2C%22properties%22%3A%7B%22a%22%3A1%7D%2C%22decimals%22%3A2%7D', 'ERC-1155')).toEqual({ indexStatus: 'INDEXED', name: 'x', decimals: 2, properties: '{"a":1}' })
     expect(nftMetadata('data:application/json,{oops', 'ERC-721')).toEqual({ indexStatus: 'INVALID_METADATA_JSON' })
     expect(nftMetadata('data:application/json,[1]', 'ERC-721')).toEqual({ indexStatus: 'INVALID_METADATA' })
-    expect(nftMetadata('ipfs://Qm', 'ERC-721')).toEqual({ indexStatus: 'UNINDEXED' })
-    expect(nftMetadata('', 'ERC-721')).toEqual({ indexStatus: 'UNINDEXED' })
+    expect(nftMetadata('ipfs://Qm', 'ERC-721')).toEqual({ indexStatus: 'UNREACHABLE_TOKEN_URI' })
+    expect(nftMetadata('', 'ERC-721')).toEqual({ indexStatus: 'INVALID_TOKEN_URI' })
   })
 })

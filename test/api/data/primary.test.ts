@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dataRoutes } from '../../../src/api/routes/data/index.js'
 import { networkDataSource } from '../../../src/api/routes/data/networkSource.js'
 import { primaryDataRoutes } from '../../../src/api/routes/data/primary/index.js'
+import { primaryTxRoutes } from '../../../src/api/routes/data/primary/utxosAndTxs.js'
 import { createNetwork, type Network } from '../../../src/network/network.js'
 
 const AVAX = 1_000_000_000n
@@ -51,7 +52,7 @@ describe('/v1/networks/{network}/validators and /l1Validators', () => {
     l1 = { subnetId, validationIds: conv.validators.map((v) => v.validationId) }
     await network.advanceTime(2000) // the 1000 nAVAX validator runs out of balance
     app = Fastify()
-    await app.register(dataRoutes, { source: networkDataSource(network), routes: [primaryDataRoutes(network)] })
+    await app.register(dataRoutes, { source: networkDataSource(network), routes: [primaryDataRoutes(network), primaryTxRoutes(network)] })
     await app.ready()
   })
   afterAll(async () => {
@@ -151,5 +152,32 @@ describe('/v1/networks/{network}/validators and /l1Validators', () => {
     const badNode = await get('/v1/networks/local/l1Validators?nodeId=abc')
     expect(badNode.status).toBe(400)
     expect(badNode.body.message).toEqual(["nodeId must be a valid node ID in format 'NodeID-HASH'"])
+  })
+
+  it('agrees with the P-chain transactions of the same validations (op 15)', async () => {
+    type Tx = Record<string, unknown>
+    const txs = async (qs: string) => {
+      const r = await app.inject({ method: 'GET', url: `/v1/networks/local/blockchains/p-chain/transactions${qs}` })
+      expect(r.statusCode).toBe(200)
+      return (r.json() as { transactions: Tx[] }).transactions
+    }
+    const completed = (await get('/v1/networks/local/validators?validationStatus=completed')).body.validators[0]!
+    const rewards = completed.rewards as Record<string, unknown>
+    const owner = (rewards.rewardAddresses as string[])[0]!
+    const rewardTx = (await txs(`?addresses=${owner}&txTypes=RewardValidatorTx&pageSize=100`)).find((t) => t.stakingTxHash === completed.txHash)!
+    expect(rewardTx.txHash).toBe(rewards.rewardTxHash)
+    const paid = (rewardTx.emittedUtxos as Tx[]).filter((u) => u.rewardType === 'VALIDATOR').reduce((sum, u) => sum + BigInt(u.amount as string), 0n)
+    expect(String(paid)).toBe(rewards.validationRewardAmount)
+    const staking = (await txs(`?addresses=${owner}&txTypes=AddPermissionlessValidatorTx&pageSize=100`)).find((t) => t.txHash === completed.txHash)!
+    expect(staking).toMatchObject({ nodeId: completed.nodeId, startTimestamp: completed.startTimestamp, endTimestamp: completed.endTimestamp, rewardTxHash: rewards.rewardTxHash })
+    expect((staking.amountStaked as Tx[])[0]!.amount).toBe(completed.amountStaked)
+
+    const [, high] = l1.validationIds as [string, string]
+    const l1v = (await get(`/v1/networks/local/l1Validators?l1ValidationId=${high}`)).body.validators[0]!
+    const [convert] = await txs(`?l1ValidationId=${high}`)
+    expect(convert!.txType).toBe('ConvertSubnetToL1Tx')
+    const details = (convert!.l1ValidatorDetails as Tx[]).find((d) => d.validationId === high)!
+    expect(details).toMatchObject({ validationIdHex: l1v.validationIdHex, nodeId: l1v.nodeId, subnetId: l1v.subnetId, weight: l1v.weight, remainingBalance: Number(AVAX) })
+    expect(convert!.blockTimestamp).toBe(l1v.creationTimestamp)
   })
 })

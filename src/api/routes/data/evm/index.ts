@@ -25,6 +25,8 @@ import {
   erc721TransferDetails,
   fullNativeTransaction,
   nativeTransaction,
+  networkTokenDetails,
+  teleporterMessageInfo,
   type Erc20TransferModel,
   type Erc721TransferModel,
   type Erc1155TransferModel,
@@ -34,7 +36,9 @@ import {
   type ListNativeTransactionsResponse,
   type ListTransfersResponse,
 } from './models.js'
-import { tokenInfos } from './tokens.js'
+import { deploymentTxHash, internalTransactionsField } from './internal.js'
+import { CURRENCY_CODES, type CurrencyCode } from '../prices.js'
+import { bindNetwork, nftReads, tokenInfos } from './tokens.js'
 
 export * from './models.js'
 export * from './tokens.js'
@@ -65,6 +69,7 @@ export function evmChainResolver(network: Network, ctx: V1Context) {
     const data = ctx.chainOr404(chainId)
     const chain = evmChainFor(network, data.evmChainId)
     if (!chain) throw notFound(`Chain ${chainId} not found`)
+    bindNetwork(chain, network)
     return { chain, indexer: indexerFor(chain), evmChainId: data.evmChainId }
   }
 }
@@ -119,8 +124,8 @@ export function evmDataRoutes(network: Network): V1Routes {
     app.get<{ Params: AddressParams }>('/chains/:chainId/addresses/:address/transactions::listErc721', async (request): Promise<ListErc721TransactionsResponse> => {
       const { chain, indexer, q, scope } = addressList('listErc721Transactions', request.params, request.query)
       const result = page(indexer.erc721Transfers, q)
-      const infos = await tokenInfos(chain, result.items.map((t) => t.token))
-      return { ...nextPageToken(tokens, result, scope), transactions: result.items.map((t) => erc721Transfer(chain, t, infos.get(t.token)!)) }
+      const [infos, nfts] = await Promise.all([tokenInfos(chain, result.items.map((t) => t.token)), nftReads(chain, result.items)])
+      return { ...nextPageToken(tokens, result, scope), transactions: result.items.map((t) => erc721Transfer(chain, t, infos.get(t.token)!, nfts)) }
     })
 
     // 7. listTransfers: the transfers of one token contract, of whichever standard it emits.
@@ -135,17 +140,18 @@ export function evmDataRoutes(network: Network): V1Routes {
       }
       const erc721 = page(indexer.tokenTransfers.erc721, token)
       if (erc721.items.length > 0) {
-        const infos = await tokenInfos(chain, [token.address])
-        const transfers: Erc721TransferModel[] = erc721.items.map((t) => erc721Transfer(chain, t, infos.get(t.token)!))
+        const [infos, nfts] = await Promise.all([tokenInfos(chain, [token.address]), nftReads(chain, erc721.items)])
+        const transfers: Erc721TransferModel[] = erc721.items.map((t) => erc721Transfer(chain, t, infos.get(t.token)!, nfts))
         return { ...nextPageToken(tokens, erc721, scope), transfers }
       }
       const erc1155 = page(indexer.tokenTransfers.erc1155, token)
-      const transfers: (Erc20TransferModel | Erc721TransferModel | Erc1155TransferModel)[] = erc1155.items.flatMap((t) => erc1155Transfers(chain, t))
+      const nfts = await nftReads(chain, erc1155.items)
+      const transfers: (Erc20TransferModel | Erc721TransferModel | Erc1155TransferModel)[] = erc1155.items.flatMap((t) => erc1155Transfers(chain, t, nfts))
       return { ...nextPageToken(tokens, erc1155, scope), transfers }
     })
 
     /** The full transaction a hash names on an indexed chain, with its transfers; undefined if unknown. */
-    const transactionResponse = async (chain: EvmChain, indexer: EvmIndexer, evmChainId: string, txHash: string): Promise<GetTransactionResponse | undefined> => {
+    const transactionResponse = async (chain: EvmChain, indexer: EvmIndexer, evmChainId: string, txHash: string, currency: CurrencyCode = 'usd'): Promise<GetTransactionResponse | undefined> => {
       const tx = indexer.transaction(txHash)
       if (!tx) return undefined
       const inBlock: ListQuery = { startBlock: tx.blockNumber, endBlock: tx.blockNumber + 1, pageSize: ALL }
@@ -153,19 +159,19 @@ export function evmDataRoutes(network: Network): V1Routes {
       const erc20 = ofTx(indexer.erc20Transfers(inBlock).items)
       const erc721 = ofTx(indexer.erc721Transfers(inBlock).items)
       const erc1155 = ofTx(indexer.erc1155Transfers(inBlock).items)
-      const infos = await tokenInfos(chain, [...erc20, ...erc721].map((t) => t.token))
+      const [infos, nfts] = await Promise.all([tokenInfos(chain, [...erc20, ...erc721].map((t) => t.token), currency), nftReads(chain, [...erc721, ...erc1155])])
       const data = ctx.chainOr404(evmChainId)
-      const { name, symbol, decimals, logoUri, description } = data.networkToken
+      const teleporter = teleporterMessageInfo(indexer, tx.hash)
       const out: GetTransactionResponse = {
-        networkTokenDetails: {
-          networkToken: { name, symbol, decimals, ...(logoUri !== undefined ? { logoUri } : {}), ...(description !== undefined ? { description } : {}) },
-        },
+        networkTokenDetails: networkTokenDetails(chain, evmChainId, data.networkToken, currency, tx.timestamp),
         nativeTransaction: fullNativeTransaction(chain, tx),
+        ...(teleporter ? { teleporterMessageInfo: teleporter } : {}),
       }
       return {
         ...(erc20.length > 0 ? { erc20Transfers: erc20.map((t) => erc20TransferDetails(t, infos.get(t.token)!)) } : {}),
-        ...(erc721.length > 0 ? { erc721Transfers: erc721.map((t) => erc721TransferDetails(t, infos.get(t.token)!)) } : {}),
-        ...(erc1155.length > 0 ? { erc1155Transfers: erc1155.flatMap((t) => erc1155TransferDetails(t)) } : {}),
+        ...(erc721.length > 0 ? { erc721Transfers: erc721.map((t) => erc721TransferDetails(t, infos.get(t.token)!, nfts)) } : {}),
+        ...(erc1155.length > 0 ? { erc1155Transfers: erc1155.flatMap((t) => erc1155TransferDetails(t, nfts)) } : {}),
+        ...(await internalTransactionsField(chain, tx.hash)),
         ...out,
       }
     }
@@ -173,12 +179,13 @@ export function evmDataRoutes(network: Network): V1Routes {
     // 9. getDeploymentTransaction
     app.get<{ Params: AddressParams }>('/chains/:chainId/contracts/:address/transactions::getDeployment', async (request): Promise<GetTransactionResponse> => {
       const query = new QueryReader(request.query)
-      query.enum('currency', ['usd', 'eur', 'aud', 'cad', 'chf', 'clp', 'cny', 'czk', 'dkk', 'gbp', 'hkd', 'huf', 'jpy', 'nzd'])
+      const currency = query.enum('currency', CURRENCY_CODES) ?? 'usd'
       if (!ADDRESS.test(request.params.address)) query.errors.push(INVALID_ADDRESS)
       query.finish()
       const { chain, indexer, evmChainId } = evmChain(request.params.chainId)
-      const deployment = indexer.deployment(request.params.address)
-      const response = deployment && (await transactionResponse(chain, indexer, evmChainId, deployment.txHash))
+      // Contracts made by contracts too (a CREATE/CREATE2 in a frame that did not revert).
+      const deploymentTx = await deploymentTxHash(chain, indexer, request.params.address)
+      const response = deploymentTx && (await transactionResponse(chain, indexer, evmChainId, deploymentTx, currency))
       if (!response) throw notFound(`No deployment transaction found for contract ${request.params.address}`)
       return response
     })

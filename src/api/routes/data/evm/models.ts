@@ -3,11 +3,13 @@
  * spec's property order from indexer records; big numbers as decimal strings, addresses in
  * checksum case, absent optionals omitted (never `null`).
  */
-import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
+import { bytesToHex, hexToBytes, toChecksumAddress } from '@ethereumjs/util'
 import type { EvmChain } from '../../../../evm/chain.js'
-import type { Erc1155Transfer, Erc20Transfer, Erc721Transfer, TxRecord } from '../../../../indexer/index.js'
+import { cb58Encode } from '../../../../core/cb58.js'
+import { builtInMethodName, type Erc1155Transfer, type Erc20Transfer, type Erc721Transfer, type EvmIndexer, type MethodRegistry, type TxRecord } from '../../../../indexer/index.js'
 import type { NetworkToken } from '../models.js'
-import type { TokenInfo } from './tokens.js'
+import type { CurrencyCode, Money } from '../prices.js'
+import { networkOf, nftKey, pricesOf, type NftRead, type TokenInfo } from './tokens.js'
 
 export type RichAddress = { name?: string; symbol?: string; decimals?: number; logoUri?: string; address: string }
 export type TransactionMethodType = 'NATIVE_TRANSFER' | 'CONTRACT_CALL' | 'CONTRACT_CREATION'
@@ -41,7 +43,7 @@ export type FullNativeTransactionDetails = NativeTransaction & {
 }
 export type ListNativeTransactionsResponse = { nextPageToken?: string; transactions: NativeTransaction[] }
 
-export type Erc20Token = { address: string; name: string; symbol: string; decimals: number; logoUri?: string; ercType: 'ERC-20' }
+export type Erc20Token = { address: string; name: string; symbol: string; decimals: number; logoUri?: string; ercType: 'ERC-20'; price?: Money }
 export type Erc20TransferDetails = { from: RichAddress; to: RichAddress; logIndex: number; value: string; erc20Token: Erc20Token }
 type TransferHead = {
   blockNumber: string
@@ -53,13 +55,46 @@ type TransferHead = {
 export type Erc20TransferModel = TransferHead & Erc20TransferDetails
 export type ListErc20TransactionsResponse = { nextPageToken?: string; transactions: Erc20TransferModel[] }
 
-export type NftMetadata = { indexStatus: 'UNINDEXED' }
-export type Erc721Token = { address: string; name: string; symbol: string; ercType: 'ERC-721'; tokenId: string; tokenUri: string; metadata: NftMetadata }
+export type NftTokenMetadataStatus =
+  | 'UNKNOWN'
+  | 'MISSING_TOKEN'
+  | 'INVALID_TOKEN_URI'
+  | 'INVALID_TOKEN_URI_SCHEME'
+  | 'UNREACHABLE_TOKEN_URI'
+  | 'THROTTLED_TOKEN_URI'
+  | 'METADATA_CONTENT_TOO_LARGE'
+  | 'INVALID_METADATA'
+  | 'INVALID_METADATA_JSON'
+  | 'INDEXED'
+  | 'UNINDEXED'
+type MetadataCommon = {
+  indexStatus: NftTokenMetadataStatus
+  metadataLastUpdatedTimestamp?: number
+  name?: string
+  symbol?: string
+  imageUri?: string
+  description?: string
+  animationUri?: string
+  externalUrl?: string
+  background?: string
+}
+export type Erc721TokenMetadata = MetadataCommon & { attributes?: string }
+export type Erc1155TokenMetadata = MetadataCommon & { decimals?: number; properties?: string }
+export type Erc721Token = {
+  address: string
+  name: string
+  symbol: string
+  ercType: 'ERC-721'
+  tokenId: string
+  tokenUri: string
+  metadata: Erc721TokenMetadata
+  ownerAddress?: string
+}
 export type Erc721TransferDetails = { from: RichAddress; to: RichAddress; logIndex: number; erc721Token: Erc721Token }
 export type Erc721TransferModel = TransferHead & Erc721TransferDetails
 export type ListErc721TransactionsResponse = { nextPageToken?: string; transactions: Erc721TransferModel[] }
 
-export type Erc1155Token = { address: string; ercType: 'ERC-1155'; tokenId: string; tokenUri: string; metadata: NftMetadata }
+export type Erc1155Token = { address: string; ercType: 'ERC-1155'; tokenId: string; tokenUri: string; metadata: Erc1155TokenMetadata }
 export type Erc1155TransferDetails = { from: RichAddress; to: RichAddress; logIndex: number; value: string; erc1155Token: Erc1155Token }
 export type Erc1155TransferModel = TransferHead & Erc1155TransferDetails
 export type ListTransfersResponse = { nextPageToken?: string; transfers: (Erc20TransferModel | Erc721TransferModel | Erc1155TransferModel)[] }
@@ -68,8 +103,16 @@ export type GetTransactionResponse = {
   erc20Transfers?: Erc20TransferDetails[]
   erc721Transfers?: Erc721TransferDetails[]
   erc1155Transfers?: Erc1155TransferDetails[]
-  networkTokenDetails: { networkToken: NetworkToken }
+  networkTokenDetails: NetworkTokenDetails
   nativeTransaction: FullNativeTransactionDetails
+  teleporterMessageInfo?: TeleporterMessageInfo
+}
+export type NetworkTokenDetails = { networkToken: NetworkToken; currentPrice?: Money; historicalPrice?: Money }
+export type TeleporterMessageInfo = {
+  teleporterMessageId: string
+  direction: 'SOURCE_TRANSACTION' | 'DESTINATION_TRANSACTION'
+  sourceChainId?: string
+  destinationChainId?: string
 }
 
 /** Copies the defined values only, in the order given. */
@@ -83,26 +126,15 @@ export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 export const checksum = (address: string): string => toChecksumAddress(address.toLowerCase())
 export const richAddress = (address: string): RichAddress => ({ address: checksum(address) })
 
-/** Selectors of common methods, for `methodName`; others are answered without one. */
-export const KNOWN_METHODS: Readonly<Record<string, string>> = {
-  '0xa9059cbb': 'transfer(address,uint256)',
-  '0x095ea7b3': 'approve(address,uint256)',
-  '0x23b872dd': 'transferFrom(address,address,uint256)',
-  '0x42842e0e': 'safeTransferFrom(address,address,uint256)',
-  '0xb88d4fde': 'safeTransferFrom(address,address,uint256,bytes)',
-  '0xf242432a': 'safeTransferFrom(address,address,uint256,uint256,bytes)',
-  '0x2eb2c2d6': 'safeBatchTransferFrom(address,address,uint256[],uint256[],bytes)',
-  '0xa22cb465': 'setApprovalForAll(address,bool)',
-  '0x40c10f19': 'mint(address,uint256)',
-  '0x42966c68': 'burn(uint256)',
-  '0xd0e30db0': 'deposit()',
-  '0x2e1a7d4d': 'withdraw(uint256)',
-}
-
-export function method(tx: TxRecord): Method {
+/**
+ * The `Method` of a transaction. `methodName` is the signature the method registry (built-ins
+ * plus the ABIs registered on the network, see `src/indexer/methods.ts`) has for the selector;
+ * an unknown selector is answered without one, as the hosted API does for unverified contracts.
+ */
+export function method(tx: TxRecord, methods?: MethodRegistry): Method {
   if (tx.to === null) return { callType: 'CONTRACT_CREATION', methodHash: '', methodName: 'Contract Created' }
   if (tx.methodId === null) return { callType: 'NATIVE_TRANSFER', methodHash: '', methodName: 'Native Transfer' }
-  return defined<Method>({ callType: 'CONTRACT_CALL', methodHash: tx.methodId, methodName: KNOWN_METHODS[tx.methodId] })
+  return defined<Method>({ callType: 'CONTRACT_CALL', methodHash: tx.methodId, methodName: methods ? methods.methodName(tx.methodId) : builtInMethodName(tx.methodId) })
 }
 
 /** Granite block extras of a stored block (milliseconds, min delay excess), when it has them. */
@@ -134,7 +166,7 @@ export function nativeTransaction(chain: EvmChain, tx: TxRecord): NativeTransact
     nonce: tx.nonce.toString(10),
     from: richAddress(tx.from),
     to: richAddress(tx.to ?? tx.contractAddress ?? ZERO_ADDRESS),
-    method: method(tx),
+    method: method(tx, networkOf(chain)?.methods),
     value: tx.value.toString(10),
   })
 }
@@ -162,8 +194,9 @@ function transferHead(chain: EvmChain, t: Erc20Transfer | Erc721Transfer | Erc11
   })
 }
 
+/** An `Erc20Token`; `price` when the token info carries one (configured prices, see `tokenInfo`). */
 export function erc20Token(address: string, info: TokenInfo): Erc20Token {
-  return { address: checksum(address), name: info.name, symbol: info.symbol, decimals: info.decimals, ercType: 'ERC-20' }
+  return defined<Erc20Token>({ address: checksum(address), name: info.name, symbol: info.symbol, decimals: info.decimals, logoUri: undefined, ercType: 'ERC-20', price: info.price })
 }
 
 export function erc20TransferDetails(t: Erc20Transfer, info: TokenInfo): Erc20TransferDetails {
@@ -174,7 +207,17 @@ export function erc20Transfer(chain: EvmChain, t: Erc20Transfer, info: TokenInfo
   return { ...transferHead(chain, t), ...erc20TransferDetails(t, info) }
 }
 
-export function erc721TransferDetails(t: Erc721Transfer, info: TokenInfo): Erc721TransferDetails {
+/** What {@link nftReads} answered for the transfers of a response. */
+export type NftReads = ReadonlyMap<string, NftRead<Erc721TokenMetadata & Erc1155TokenMetadata>>
+
+function nftRead(nfts: NftReads, token: string, id: bigint): NftRead<Erc721TokenMetadata & Erc1155TokenMetadata> {
+  const read = nfts.get(nftKey(token, id))
+  if (!read) throw new Error(`no metadata read for ${token} #${id}`)
+  return read
+}
+
+export function erc721TransferDetails(t: Erc721Transfer, info: TokenInfo, nfts: NftReads): Erc721TransferDetails {
+  const { tokenUri, metadata } = nftRead(nfts, t.token, t.tokenId)
   return {
     from: richAddress(t.from),
     to: richAddress(t.to),
@@ -185,28 +228,68 @@ export function erc721TransferDetails(t: Erc721Transfer, info: TokenInfo): Erc72
       symbol: info.symbol,
       ercType: 'ERC-721',
       tokenId: t.tokenId.toString(10),
-      tokenUri: '',
-      metadata: { indexStatus: 'UNINDEXED' },
+      tokenUri,
+      metadata,
     },
   }
 }
 
-export function erc721Transfer(chain: EvmChain, t: Erc721Transfer, info: TokenInfo): Erc721TransferModel {
-  return { ...transferHead(chain, t), ...erc721TransferDetails(t, info) }
+export function erc721Transfer(chain: EvmChain, t: Erc721Transfer, info: TokenInfo, nfts: NftReads): Erc721TransferModel {
+  return { ...transferHead(chain, t), ...erc721TransferDetails(t, info, nfts) }
 }
 
 /** One model per (id, value) pair: a `TransferBatch` log becomes several transfers with the same log index. */
-export function erc1155TransferDetails(t: Erc1155Transfer): Erc1155TransferDetails[] {
-  return t.ids.map((id, i) => ({
-    from: richAddress(t.from),
-    to: richAddress(t.to),
-    logIndex: t.logIndex,
-    value: t.values[i]!.toString(10),
-    erc1155Token: { address: checksum(t.token), ercType: 'ERC-1155', tokenId: id.toString(10), tokenUri: '', metadata: { indexStatus: 'UNINDEXED' } },
-  }))
+export function erc1155TransferDetails(t: Erc1155Transfer, nfts: NftReads): Erc1155TransferDetails[] {
+  return t.ids.map((id, i) => {
+    const { tokenUri, metadata } = nftRead(nfts, t.token, id)
+    return {
+      from: richAddress(t.from),
+      to: richAddress(t.to),
+      logIndex: t.logIndex,
+      value: t.values[i]!.toString(10),
+      erc1155Token: { address: checksum(t.token), ercType: 'ERC-1155', tokenId: id.toString(10), tokenUri, metadata },
+    }
+  })
 }
 
-export function erc1155Transfers(chain: EvmChain, t: Erc1155Transfer): Erc1155TransferModel[] {
+export function erc1155Transfers(chain: EvmChain, t: Erc1155Transfer, nfts: NftReads): Erc1155TransferModel[] {
   const head = transferHead(chain, t)
-  return erc1155TransferDetails(t).map((details) => ({ ...head, ...details }))
+  return erc1155TransferDetails(t, nfts).map((details) => ({ ...head, ...details }))
+}
+
+/** Seconds after which the hosted API gives a transaction's `historicalPrice` ("more than 24 hours ago"). */
+export const HISTORICAL_PRICE_AGE = 24 * 60 * 60
+
+/**
+ * `NetworkTokenDetails` of a transaction: the native token with its configured price. The
+ * emulator keeps one price table, no history, so `historicalPrice` is the same table's price;
+ * it is given, as by the hosted API, only for a transaction more than 24 hours old on the
+ * network's clock.
+ */
+export function networkTokenDetails(chain: EvmChain, evmChainId: string, token: NetworkToken, currency: CurrencyCode, txTimestamp: number): NetworkTokenDetails {
+  const price = pricesOf(chain).native(evmChainId, token.symbol, currency)
+  const now = networkOf(chain)?.clock.now() ?? txTimestamp
+  return defined<NetworkTokenDetails>({
+    networkToken: defined<NetworkToken>({ name: token.name, symbol: token.symbol, decimals: token.decimals, logoUri: token.logoUri, description: token.description }),
+    currentPrice: price,
+    historicalPrice: price && now - txTimestamp > HISTORICAL_PRICE_AGE ? { ...price } : undefined,
+  })
+}
+
+/**
+ * The `TeleporterMessageInfo` of a transaction: its first Teleporter message event (a send makes
+ * it a `SOURCE_TRANSACTION`, a receive a `DESTINATION_TRANSACTION`). The message id is the
+ * 32-byte id in hex without `0x` and the other chain is its blockchain id in cb58, the forms the
+ * hosted ICM endpoints use (`/v1/icm/messages/{messageId}` example `acf1c8b0…674d`,
+ * `sourceBlockchainId` example `2D8RG4Up…ZjsY`).
+ */
+export function teleporterMessageInfo(indexer: EvmIndexer, txHash: string): TeleporterMessageInfo | undefined {
+  const message = indexer.teleporterMessages(txHash)[0]
+  if (!message) return undefined
+  const remote = cb58Encode(hexToBytes(message.remoteBlockchainId))
+  return {
+    teleporterMessageId: message.messageId.slice(2),
+    direction: message.direction,
+    ...(message.direction === 'SOURCE_TRANSACTION' ? { destinationChainId: remote } : { sourceChainId: remote }),
+  }
 }

@@ -3,35 +3,40 @@
  * and 13 listTokens (the tokens of an NFT collection), read from the network's EVM indexers.
  *
  * Register next to {@link evmDataRoutes}: `routes: [evmDataRoutes(network), moreEvmDataRoutes(network)]`.
- * Internal transactions are not indexed, so `TransactionDetails.internalTransactions` is omitted.
+ * Internal transactions come from the chain's trace indexer (`internal.ts`).
  */
-import { hexToBytes } from '@ethereumjs/util'
 import type { FastifyInstance } from 'fastify'
 import type { Hex } from '../../../../core/hex.js'
-import { call } from '../../../../evm/call.js'
 import type { EvmChain } from '../../../../evm/chain.js'
-import type { Page, TxRecord } from '../../../../indexer/index.js'
+import type { EvmIndexer, Page, TxRecord } from '../../../../indexer/index.js'
 import type { Network } from '../../../../network/network.js'
 import { badRequest, notFound } from '../errors.js'
 import type { V1Context, V1Routes } from '../index.js'
 import { INVALID_PAGE_TOKEN, nextPageToken, type PageScope } from '../paging.js'
+import type { Money } from '../prices.js'
 import { PAGE_SIZE_BOUNDS, QueryReader } from '../query.js'
 import {
   checksum,
-  decodeString,
   erc1155TransferDetails,
   erc20TransferDetails,
   erc721TransferDetails,
   evmChainResolver,
   INVALID_ADDRESS,
   nativeTransaction,
+  nftReads,
+  nftToken,
+  pricesOf,
   tokenInfos,
   ZERO_ADDRESS,
+  type Erc1155TokenMetadata,
   type Erc1155TransferDetails,
   type Erc20TransferDetails,
+  type Erc721Token,
+  type Erc1155Token,
   type Erc721TransferDetails,
   type NativeTransaction,
 } from './index.js'
+import { internalTransactionsField, type InternalTransactionDetails } from './internal.js'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const BLOCK_NUMBER = /^(0|[1-9][0-9]{0,15})$/
@@ -39,45 +44,28 @@ const ALL = Number.MAX_SAFE_INTEGER
 export const INVALID_BLOCK_NUMBER = 'blockNumber must be a block number'
 export const INVALID_CONTRACT_ADDRESS = 'Invalid contractAddress format'
 
-export const TOKEN_URI_SELECTOR = '0xc87b56dd'
-export const URI_SELECTOR = '0x0e89341c'
-
-export type NftTokenMetadataStatus =
-  | 'UNKNOWN'
-  | 'MISSING_TOKEN'
-  | 'INVALID_TOKEN_URI'
-  | 'INVALID_TOKEN_URI_SCHEME'
-  | 'UNREACHABLE_TOKEN_URI'
-  | 'THROTTLED_TOKEN_URI'
-  | 'METADATA_CONTENT_TOO_LARGE'
-  | 'INVALID_METADATA'
-  | 'INVALID_METADATA_JSON'
-  | 'INDEXED'
-  | 'UNINDEXED'
-
-type MetadataCommon = {
-  indexStatus: NftTokenMetadataStatus
-  metadataLastUpdatedTimestamp?: number
-  name?: string
-  symbol?: string
-  imageUri?: string
-  description?: string
-  animationUri?: string
-  externalUrl?: string
-  background?: string
-}
-export type Erc721TokenMetadata = MetadataCommon & { attributes?: string }
-export type Erc1155TokenMetadata = MetadataCommon & { decimals?: number; properties?: string }
+export { METADATA_MAX_BYTES, nftMetadata, TOKEN_URI_SELECTOR, URI_SELECTOR } from './tokens.js'
+export type { Erc1155TokenMetadata, Erc721TokenMetadata, NftTokenMetadataStatus } from './models.js'
 
 export type TransactionDetails = {
   nativeTransaction: NativeTransaction
   erc20Transfers?: Erc20TransferDetails[]
   erc721Transfers?: Erc721TransferDetails[]
   erc1155Transfers?: Erc1155TransferDetails[]
+  internalTransactions?: InternalTransactionDetails[]
 }
 export type ListTransactionDetailsResponse = { nextPageToken?: string; transactions: TransactionDetails[] }
 
-export type NativeTokenBalance = { name: string; symbol: string; decimals: number; logoUri?: string; chainId: string; balance: string }
+export type NativeTokenBalance = {
+  name: string
+  symbol: string
+  decimals: number
+  logoUri?: string
+  chainId: string
+  price?: Money
+  balance: string
+  balanceValue?: Money
+}
 export type Erc1155TokenBalance = {
   address: string
   ercType: 'ERC-1155'
@@ -89,98 +77,23 @@ export type Erc1155TokenBalance = {
 }
 export type ListErc1155BalancesResponse = { nextPageToken?: string; nativeTokenBalance: NativeTokenBalance; erc1155TokenBalances: Erc1155TokenBalance[] }
 
-export type NftErc721Token = {
-  address: string
-  name: string
-  symbol: string
-  ercType: 'ERC-721'
-  tokenId: string
-  tokenUri: string
-  metadata: Erc721TokenMetadata
-  ownerAddress?: string
-}
-export type NftErc1155Token = { address: string; ercType: 'ERC-1155'; tokenId: string; tokenUri: string; metadata: Erc1155TokenMetadata }
+export type NftErc721Token = Erc721Token
+export type NftErc1155Token = Erc1155Token
 export type ListNftTokens = { nextPageToken?: string; tokens: (NftErc721Token | NftErc1155Token)[] }
 
 type AddressParams = { chainId: string; address: string }
 
-/** A URI string returned by `selector(uint256 id)` on `token` at `latest`; `''` when the call fails. */
-export async function readUri(chain: EvmChain, token: string, selector: string, id: bigint): Promise<string> {
-  const data = hexToBytes(`${selector}${id.toString(16).padStart(64, '0')}` as Hex)
-  try {
-    const result = await call(chain, { to: token as Hex, data }, 'latest')
-    return result.success ? decodeString(result.returnValue) : ''
-  } catch {
-    return ''
-  }
+/** The block hash of the newest transfer of each id of an ERC-1155 contract: what its metadata cache is keyed by. */
+function lastErc1155Transfers(indexer: EvmIndexer, token: string): Map<bigint, string> {
+  const last = new Map<bigint, string>()
+  // Newest first: the first transfer naming an id is its last.
+  for (const t of indexer.tokenTransfers.erc1155({ address: token, pageSize: ALL }).items) for (const id of t.ids) if (!last.has(id)) last.set(id, t.blockHash)
+  return last
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
-const json = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : typeof v === 'string' ? v : JSON.stringify(v))
-
-/** Upper bound on a decoded `data:` document, as the hosted indexer limits metadata size. */
-export const METADATA_MAX_BYTES = 1 << 20
-
-/**
- * The metadata of a token URI. Only `data:` URIs are read (no network access): a JSON document
- * becomes `INDEXED` with its standard fields; a bad one `INVALID_METADATA_JSON` / `INVALID_METADATA`.
- * Any other URI, or none, is `UNINDEXED`.
- */
-export function nftMetadata(tokenUri: string, standard: 'ERC-721' | 'ERC-1155'): Erc721TokenMetadata & Erc1155TokenMetadata {
-  const m = /^data:([^,]*),(.*)$/s.exec(tokenUri)
-  if (!m) return { indexStatus: 'UNINDEXED' }
-  const params = m[1]!.split(';').map((p) => p.trim().toLowerCase())
-  let text: string
-  try {
-    text = params.includes('base64') ? Buffer.from(m[2]!, 'base64').toString('utf8') : decodeURIComponent(m[2]!)
-  } catch {
-    return { indexStatus: 'INVALID_TOKEN_URI' }
-  }
-  if (Buffer.byteLength(text, 'utf8') > METADATA_MAX_BYTES) return { indexStatus: 'METADATA_CONTENT_TOO_LARGE' }
-  let doc: unknown
-  try {
-    doc = JSON.parse(text)
-  } catch {
-    return { indexStatus: 'INVALID_METADATA_JSON' }
-  }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return { indexStatus: 'INVALID_METADATA' }
-  const d = doc as Record<string, unknown>
-  const out: Record<string, unknown> = {
-    indexStatus: 'INDEXED',
-    name: str(d.name),
-    symbol: str(d.symbol),
-    imageUri: str(d.image) ?? str(d.image_url),
-    description: str(d.description),
-    animationUri: str(d.animation_url),
-    externalUrl: str(d.external_url),
-    background: str(d.background_color),
-  }
-  if (standard === 'ERC-721') out.attributes = json(d.attributes)
-  else {
-    out.decimals = typeof d.decimals === 'number' && Number.isInteger(d.decimals) ? d.decimals : undefined
-    out.properties = json(d.properties)
-  }
-  for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key]
-  return out as Erc721TokenMetadata & Erc1155TokenMetadata
-}
-
-/** An ERC-1155 `uri` with its `{id}` placeholder substituted (64 hex digits, lower case). */
-const substituteId = (uri: string, id: bigint) => uri.replaceAll('{id}', id.toString(16).padStart(64, '0'))
-
-async function erc1155Token(chain: EvmChain, token: string, id: bigint): Promise<NftErc1155Token> {
-  const tokenUri = substituteId(await readUri(chain, token, URI_SELECTOR, id), id)
-  const { indexStatus, metadataLastUpdatedTimestamp, name, symbol, imageUri, description, animationUri, externalUrl, background, decimals, properties } = nftMetadata(tokenUri, 'ERC-1155')
-  const metadata: Erc1155TokenMetadata = { indexStatus, metadataLastUpdatedTimestamp, name, symbol, imageUri, description, animationUri, externalUrl, background, decimals, properties }
-  for (const key of Object.keys(metadata) as (keyof Erc1155TokenMetadata)[]) if (metadata[key] === undefined) delete metadata[key]
+async function erc1155Token(chain: EvmChain, token: string, id: bigint, lastTransfer: string): Promise<NftErc1155Token> {
+  const { tokenUri, metadata } = await nftToken(chain, token, id, 'ERC-1155', lastTransfer)
   return { address: checksum(token), ercType: 'ERC-1155', tokenId: id.toString(10), tokenUri, metadata }
-}
-
-async function erc721Metadata(chain: EvmChain, token: string, id: bigint): Promise<{ tokenUri: string; metadata: Erc721TokenMetadata }> {
-  const tokenUri = await readUri(chain, token, TOKEN_URI_SELECTOR, id)
-  const { indexStatus, metadataLastUpdatedTimestamp, name, symbol, imageUri, description, animationUri, externalUrl, background, attributes } = nftMetadata(tokenUri, 'ERC-721')
-  const metadata: Erc721TokenMetadata = { indexStatus, metadataLastUpdatedTimestamp, name, symbol, imageUri, description, animationUri, externalUrl, background, attributes }
-  for (const key of Object.keys(metadata) as (keyof Erc721TokenMetadata)[]) if (metadata[key] === undefined) delete metadata[key]
-  return { tokenUri, metadata }
 }
 
 /** Pages of a sorted list by key: the items after `cursor`, and the key of the last one if more follow. */
@@ -245,12 +158,15 @@ export function moreEvmDataRoutes(network: Network): V1Routes {
       )
       const ofTx = <T extends { txHash: string }>(items: T[], hash: string) => items.filter((t) => t.txHash === hash)
       const perTx = result.items.map((tx) => ({ tx, erc20: ofTx(erc20, tx.hash), erc721: ofTx(erc721, tx.hash), erc1155: ofTx(erc1155, tx.hash) }))
-      const infos = await tokenInfos(chain, perTx.flatMap((p) => [...p.erc20, ...p.erc721].map((t) => t.token)))
-      const transactions = perTx.map(({ tx, erc20, erc721, erc1155 }): TransactionDetails => ({
+      const [infos, nfts] = await Promise.all([tokenInfos(chain, perTx.flatMap((p) => [...p.erc20, ...p.erc721].map((t) => t.token))), nftReads(chain, perTx.flatMap((p) => [...p.erc721, ...p.erc1155]))])
+      // Internal transactions of the address: frames it sent or received (SPEC §4.4 rule 2).
+      const internals = await Promise.all(perTx.map(({ tx }) => internalTransactionsField(chain, tx.hash, address)))
+      const transactions = perTx.map(({ tx, erc20, erc721, erc1155 }, i): TransactionDetails => ({
         nativeTransaction: nativeTransaction(chain, tx),
         ...(erc20.length > 0 ? { erc20Transfers: erc20.map((t) => erc20TransferDetails(t, infos.get(t.token)!)) } : {}),
-        ...(erc721.length > 0 ? { erc721Transfers: erc721.map((t) => erc721TransferDetails(t, infos.get(t.token)!)) } : {}),
-        ...(erc1155.length > 0 ? { erc1155Transfers: erc1155.flatMap((t) => erc1155TransferDetails(t)) } : {}),
+        ...(erc721.length > 0 ? { erc721Transfers: erc721.map((t) => erc721TransferDetails(t, infos.get(t.token)!, nfts)) } : {}),
+        ...(erc1155.length > 0 ? { erc1155Transfers: erc1155.flatMap((t) => erc1155TransferDetails(t, nfts)) } : {}),
+        ...internals[i],
       }))
       return { ...nextPageToken(tokens, result, scope), transactions }
     })
@@ -287,9 +203,26 @@ export function moreEvmDataRoutes(network: Network): V1Routes {
       const data = ctx.chainOr404(evmChainId)
       const { name, symbol, decimals, logoUri } = data.networkToken
       const { balance } = await chain.getAccountFields(address as Hex, blockNumber === undefined ? 'latest' : BigInt(blockNumber))
-      const nativeTokenBalance: NativeTokenBalance = { name, symbol, decimals, ...(logoUri !== undefined ? { logoUri } : {}), chainId: evmChainId, balance: balance.toString(10) }
+      // The price table has no history: a balance at an earlier block is valued at the configured price.
+      const priced = pricesOf(chain).nativeBalance(evmChainId, symbol, 'usd', balance, decimals)
+      const nativeTokenBalance: NativeTokenBalance = {
+        name,
+        symbol,
+        decimals,
+        ...(logoUri !== undefined ? { logoUri } : {}),
+        chainId: evmChainId,
+        ...(priced ? { price: priced.price } : {}),
+        balance: balance.toString(10),
+        ...(priced ? { balanceValue: priced.balanceValue } : {}),
+      }
+      const lastTransfers = new Map<string, Map<bigint, string>>()
+      const lastTransfer = (token: string, id: bigint) => {
+        let ofToken = lastTransfers.get(token)
+        if (!ofToken) lastTransfers.set(token, (ofToken = lastErc1155Transfers(indexer, token)))
+        return ofToken.get(id) ?? ''
+      }
       const erc1155TokenBalances = await Promise.all(
-        result.items.map(async (b): Promise<Erc1155TokenBalance> => ({ ...(await erc1155Token(chain, b.token, b.tokenId)), chainId: evmChainId, balance: b.balance.toString(10) })),
+        result.items.map(async (b): Promise<Erc1155TokenBalance> => ({ ...(await erc1155Token(chain, b.token, b.tokenId, lastTransfer(b.token, b.tokenId))), chainId: evmChainId, balance: b.balance.toString(10) })),
       )
       return { ...nextPageToken(tokens, result, scope), nativeTokenBalance, erc1155TokenBalances }
     })
@@ -313,24 +246,23 @@ export function moreEvmDataRoutes(network: Network): V1Routes {
 
       const erc721 = indexer.tokenTransfers.erc721({ address, pageSize: ALL }).items
       if (erc721.length > 0) {
-        // Newest first: the first transfer of an id names its current owner.
-        const owners = new Map<bigint, string>()
-        for (const t of erc721) if (!owners.has(t.tokenId)) owners.set(t.tokenId, t.to)
-        const held = [...owners].filter(([, owner]) => owner !== ZERO_ADDRESS).map(([id, owner]) => ({ id, owner }))
+        // Newest first: the first transfer of an id names its current owner (and keys its metadata).
+        const last = new Map<bigint, { owner: string; blockHash: string }>()
+        for (const t of erc721) if (!last.has(t.tokenId)) last.set(t.tokenId, { owner: t.to, blockHash: t.blockHash })
+        const held = [...last].filter(([, { owner }]) => owner !== ZERO_ADDRESS).map(([id, { owner, blockHash }]) => ({ id, owner, blockHash }))
         const result = idPage(held)
         const info = (await tokenInfos(chain, [address])).get(address)!
         const items = await Promise.all(
-          result.items.map(async ({ id, owner }): Promise<NftErc721Token> => {
-            const { tokenUri, metadata } = await erc721Metadata(chain, address, id)
+          result.items.map(async ({ id, owner, blockHash }): Promise<NftErc721Token> => {
+            const { tokenUri, metadata } = await nftToken(chain, address, id, 'ERC-721', blockHash)
             return { address: checksum(address), name: info.name, symbol: info.symbol, ercType: 'ERC-721', tokenId: id.toString(10), tokenUri, metadata, ownerAddress: checksum(owner) }
           }),
         )
         return { ...nextPageToken(tokens, result, scope), tokens: items }
       }
-      const erc1155 = indexer.tokenTransfers.erc1155({ address, pageSize: ALL }).items
-      const ids = [...new Set(erc1155.flatMap((t) => t.ids))].map((id) => ({ id }))
+      const ids = [...lastErc1155Transfers(indexer, address)].map(([id, blockHash]) => ({ id, blockHash }))
       const result = idPage(ids)
-      const items = await Promise.all(result.items.map(({ id }) => erc1155Token(chain, address, id)))
+      const items = await Promise.all(result.items.map(({ id, blockHash }) => erc1155Token(chain, address, id, blockHash)))
       return { ...nextPageToken(tokens, result, scope), tokens: items }
     })
   }
