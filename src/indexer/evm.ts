@@ -34,6 +34,17 @@ export class InvalidCursorError extends Error {
   }
 }
 
+/**
+ * A well-formed cursor whose block is no longer in the chain as it was (a revert dropped it, and
+ * perhaps other blocks took its height): continuing would mix two histories.
+ */
+export class StaleCursorError extends InvalidCursorError {
+  constructor(cursor: string) {
+    super(cursor)
+    this.name = 'StaleCursorError'
+  }
+}
+
 export type BlockRecord = {
   number: number
   hash: Hex
@@ -146,6 +157,9 @@ class Series<T> {
   readonly keys = positions()
   readonly #lists = new Map<string, Grow<Uint32Array>>()
 
+  /** `hashOf(n)`: the indexed hash of block n; cursors carry it, so a cursor outlives no revert. */
+  constructor(private readonly hashOf: (block: number) => Hex | undefined) {}
+
   append(pos: number, item: T, listKeys: Iterable<string>): void {
     const n = this.items.length
     this.items.push(item)
@@ -172,6 +186,34 @@ class Series<T> {
     }
   }
 
+  /** The records of `list` (or all) with keys in [lower, upper), newest first or oldest first. */
+  *walk(list: string | undefined, desc: boolean, lower: number, upper: number): Generator<T> {
+    const keys = this.keys.data
+    let refsList: Uint32Array | undefined
+    let length = this.items.length
+    if (list !== undefined) {
+      const l = this.#lists.get(list)
+      if (!l) return
+      refsList = l.data
+      length = l.length
+    }
+    const keyAt = refsList ? (i: number) => keys[refsList[i]!]! : (i: number) => keys[i]!
+    const firstAtLeast = (bound: number) => {
+      let lo = 0
+      let hi = length
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (keyAt(mid) < bound) lo = mid + 1
+        else hi = mid
+      }
+      return lo
+    }
+    const from = firstAtLeast(lower)
+    const to = firstAtLeast(upper)
+    if (desc) for (let i = to - 1; i >= from; i--) yield this.items[refsList ? refsList[i]! : i]!
+    else for (let i = from; i < to; i++) yield this.items[refsList ? refsList[i]! : i]!
+  }
+
   /** Newest first, below the cursor, within [startBlock, endBlock). */
   page(list: string | undefined, query: ListQuery): Page<T> {
     const pageSize = Math.max(1, Math.floor(query.pageSize))
@@ -188,7 +230,7 @@ class Series<T> {
     const keyAt = refsList ? (i: number) => keys[refsList[i]!]! : (i: number) => keys[i]!
     let upper = Infinity
     if (query.endBlock !== undefined) upper = position(Number(query.endBlock), 0)
-    if (query.cursor !== undefined) upper = Math.min(upper, parseCursor(query.cursor))
+    if (query.cursor !== undefined) upper = Math.min(upper, parseCursor(query.cursor, this.hashOf))
     const lower = query.startBlock !== undefined ? position(Number(query.startBlock), 0) : -Infinity
     // First index whose key is >= upper: the page starts just before it.
     let lo = 0
@@ -204,20 +246,24 @@ class Series<T> {
       if (keyAt(i) < lower) return { items }
       items.push(this.items[refsList ? refsList[i]! : i]!)
     }
-    if (i >= 0 && keyAt(i) >= lower) return { items, nextCursor: formatCursor(keyAt(i + 1)) }
+    if (i >= 0 && keyAt(i) >= lower) return { items, nextCursor: formatCursor(keyAt(i + 1), this.hashOf) }
     return { items }
   }
 }
 
-function formatCursor(pos: number): string {
-  return `${blockOf(pos)}.${pos - blockOf(pos) * INDEX_BITS}`
+/** A cursor: `block.index.anchor`, the anchor being the first 8 bytes of the block's hash (hex). */
+const ANCHOR_CHARS = 16
+function formatCursor(pos: number, hashOf: (block: number) => Hex | undefined): string {
+  const block = blockOf(pos)
+  return `${block}.${pos - block * INDEX_BITS}.${(hashOf(block) ?? '0x').slice(2, 2 + ANCHOR_CHARS)}`
 }
-function parseCursor(cursor: string): number {
-  const m = /^(0|[1-9][0-9]{0,9})\.(0|[1-9][0-9]{0,6})$/.exec(cursor)
+function parseCursor(cursor: string, hashOf: (block: number) => Hex | undefined): number {
+  const m = /^(0|[1-9][0-9]{0,9})\.(0|[1-9][0-9]{0,6})\.([0-9a-f]{16})$/.exec(cursor)
   if (!m) throw new InvalidCursorError(cursor)
   const block = Number(m[1])
   const index = Number(m[2])
   if (block >= 2 ** 32 || index >= INDEX_BITS) throw new InvalidCursorError(cursor)
+  if (hashOf(block)?.slice(2, 2 + ANCHOR_CHARS) !== m[3]) throw new StaleCursorError(cursor)
   return position(block, index)
 }
 
@@ -240,23 +286,34 @@ function wordArray(data: Hex, offsetWord: number): bigint[] {
 const balanceKey = (holder: Hex, token: Hex, id: bigint) => `${holder}|${token}|${id.toString(16)}`
 type BalanceHistory = { holder: Hex; token: Hex; id: bigint; keys: number[]; balances: bigint[] }
 
+/** A generator's values through `f`, as a bare iterator. */
+function mapWalk<T>(walk: Generator<T>, f: (item: T) => number): { next: () => IteratorResult<number> } {
+  return {
+    next: () => {
+      const r = walk.next()
+      return r.done ? r : { done: false, value: f(r.value) }
+    },
+  }
+}
+
 export type EvmIndexer = ReturnType<typeof createEvmIndexer>
 
 export function createEvmIndexer(options: { chainId: bigint | number }) {
   const chainId = BigInt(options.chainId)
   let height = -1
-  const blocks = new Series<BlockRecord>()
+  const hashOf = (n: number): Hex | undefined => (n <= height ? blocks.items[n]?.hash : undefined)
+  const blocks: Series<BlockRecord> = new Series<BlockRecord>(hashOf)
   /** Record number of each block's first transaction: transactions by block are a slice. */
   const firstTx = refs()
   const blockByHash = new Map<Hex, number>()
-  const txs = new Series<TxRecord>()
+  const txs = new Series<TxRecord>(hashOf)
   const txByHash = new Map<Hex, number>()
-  const erc20 = new Series<Erc20Transfer>()
-  const erc721 = new Series<Erc721Transfer>()
-  const erc1155 = new Series<Erc1155Transfer>()
-  const deployments = new Series<DeploymentRecord>()
+  const erc20 = new Series<Erc20Transfer>(hashOf)
+  const erc721 = new Series<Erc721Transfer>(hashOf)
+  const erc1155 = new Series<Erc1155Transfer>(hashOf)
+  const deployments = new Series<DeploymentRecord>(hashOf)
   const deploymentByAddress = new Map<Hex, number>()
-  const teleporter = new Series<TeleporterRecord>()
+  const teleporter = new Series<TeleporterRecord>(hashOf)
   const balances = new Map<string, BalanceHistory>()
   /** Holder → the balance keys they ever held, for the per-address balance query. */
   const holdings = new Map<Hex, Set<string>>()
@@ -499,6 +556,52 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
       erc20: (q: ListQuery & { address: string }): Page<Erc20Transfer> => erc20.page(tokenContract(q.address), q),
       erc721: (q: ListQuery & { address: string }): Page<Erc721Transfer> => erc721.page(tokenContract(q.address), q),
       erc1155: (q: ListQuery & { address: string }): Page<Erc1155Transfer> => erc1155.page(tokenContract(q.address), q),
+    },
+    /**
+     * Every transaction `address` sent or received, or in which it sent or received a token (the
+     * transaction list and the three transfer lists merged by position, each transaction once),
+     * newest first or, with `order: 'asc'`, oldest first; paged by a cursor like every list.
+     */
+    addressActivity: (q: ListQuery & { address: string; order?: 'asc' | 'desc' }): Page<TxRecord> => {
+      const desc = q.order !== 'asc'
+      const party = lower(q.address)
+      let lowerKey = q.startBlock !== undefined ? position(Number(q.startBlock), 0) : -Infinity
+      let upperKey = q.endBlock !== undefined ? position(Number(q.endBlock), 0) : Infinity
+      const cursorKey = q.cursor === undefined ? undefined : parseCursor(q.cursor, hashOf)
+      // Transfers are keyed by log index: bound them by whole blocks, then compare transaction keys.
+      if (cursorKey !== undefined && desc) upperKey = Math.min(upperKey, position(blockOf(cursorKey) + 1, 0))
+      if (cursorKey !== undefined && !desc) lowerKey = Math.max(lowerKey, position(blockOf(cursorKey), 0))
+      const txKey = (t: { blockNumber: number; txIndex: number }) => position(t.blockNumber, t.txIndex)
+      const heads: { next: () => IteratorResult<number> }[] = [
+        mapWalk(txs.walk(party, desc, lowerKey, upperKey), (t) => position(t.blockNumber, t.index)),
+        mapWalk(erc20.walk(`a:${party}`, desc, lowerKey, upperKey), txKey),
+        mapWalk(erc721.walk(`a:${party}`, desc, lowerKey, upperKey), txKey),
+        mapWalk(erc1155.walk(`a:${party}`, desc, lowerKey, upperKey), txKey),
+      ]
+      const current = heads.map((h) => h.next())
+      const beyondCursor = (key: number) => cursorKey !== undefined && (desc ? key >= cursorKey : key <= cursorKey)
+      const pageSize = Math.max(1, Math.floor(q.pageSize))
+      const keys: number[] = []
+      while (keys.length <= pageSize) {
+        let best = -1
+        for (let i = 0; i < current.length; i++) {
+          const c = current[i]!
+          if (c.done) continue
+          if (best < 0 || (desc ? c.value > (current[best]!.value as number) : c.value < (current[best]!.value as number))) best = i
+        }
+        if (best < 0) break
+        const key = current[best]!.value as number
+        current[best] = heads[best]!.next()
+        if (beyondCursor(key) || key === keys[keys.length - 1]) continue
+        keys.push(key)
+      }
+      const more = keys.length > pageSize
+      if (more) keys.pop()
+      const items = keys.map((key) => {
+        const block = blockOf(key)
+        return txs.items[firstTx.data[block]! + (key - position(block, 0))]!
+      })
+      return more ? { items, nextCursor: formatCursor(keys[keys.length - 1]!, hashOf) } : { items }
     },
     /** Contracts created by transactions, newest first; with `address`, those it deployed. */
     deployments: (q: ListQuery): Page<DeploymentRecord> => deployments.page(addr(q), q),

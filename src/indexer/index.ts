@@ -1,6 +1,7 @@
 export {
   createEvmIndexer,
   InvalidCursorError,
+  StaleCursorError,
   TRANSFER_TOPIC,
   TRANSFER_SINGLE_TOPIC,
   TRANSFER_BATCH_TOPIC,

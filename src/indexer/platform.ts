@@ -34,6 +34,8 @@ export type { IndexedTx, IndexedUtxo, L1ValidatorSample, PlatformChain, TxFilter
 export type PlatformIndexer = {
   /** A page of `chain`'s txs matching `filter`, after the cursor `after` (a `seq`), in `order`. */
   transactions(chain: PlatformChain, filter: TxFilter, order: 'asc' | 'desc', limit: number, after?: number): { items: IndexedTx[]; next?: number }
+  /** The tx at position `seq` of `chain`'s list, as the chains' history has it now. */
+  txAt(chain: PlatformChain, seq: number): IndexedTx | undefined
   /** UTXOs owned by any of `addresses` that `chain` holds (for C: those exported to it). */
   utxos(chain: PlatformChain, addresses: readonly string[], includeSpent: boolean): IndexedUtxo[]
   utxo(utxoId: string): IndexedUtxo | undefined
@@ -340,6 +342,10 @@ export function createPlatformIndexer(o: PlatformIndexerOptions): PlatformIndexe
         items.push(t)
       }
       return next === undefined ? { items } : { items, next }
+    },
+    txAt(chain, seq) {
+      sync()
+      return partOf(chain).txs[seq]
     },
     utxos(chain, addresses, includeSpent) {
       sync()

@@ -69,7 +69,8 @@ function expectedNative(n: number, method: Json): Json {
   return {
     blockNumber: String(n),
     blockTimestamp: Number(stored.block.header.timestamp),
-    ...(extras.timestampMilliseconds !== undefined ? { blockTimestampMilliseconds: Number(extras.timestampMilliseconds) } : {}),
+    // The C-chain header's timestampMilliseconds (eth_getBlockByNumber has it on every block).
+    blockTimestampMilliseconds: Number(extras.timestampMilliseconds ?? stored.block.header.timestamp * 1000n),
     ...(extras.minDelayExcess !== undefined ? { blockMinDelayExcess: Number(extras.minDelayExcess) } : {}),
     blockHash: stored.hash,
     chainId,
@@ -188,11 +189,11 @@ describe('5. listErc20Transactions', () => {
   const erc20Token = () => ({ address: getAddress(token), name: 'Token', symbol: 'TOK', decimals: 18, ercType: 'ERC-20' })
   const expected = (n: number, from: string, to: string, value: string): Json => {
     const stored = network.cChain.store.byNumber(BigInt(n))!
-    const ms = stored.extras?.timestampMilliseconds
+    const ms = stored.extras?.timestampMilliseconds ?? stored.block.header.timestamp * 1000n
     return {
       blockNumber: String(n),
       blockTimestamp: Number(stored.block.header.timestamp),
-      ...(ms !== undefined ? { blockTimestampMilliseconds: Number(ms) } : {}),
+      blockTimestampMilliseconds: Number(ms),
       blockHash: stored.hash,
       txHash: hashes[n],
       from: { address: getAddress(from) },

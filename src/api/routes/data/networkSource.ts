@@ -1,8 +1,9 @@
 import type { EvmChain } from '../../../evm/chain.js'
-import { createEvmIndexer, type EvmIndexer } from '../../../indexer/index.js'
+import { createEvmIndexer, InvalidCursorError, StaleCursorError, type EvmIndexer, type ListQuery, type Page } from '../../../indexer/index.js'
 import type { Network } from '../../../network/network.js'
 import { EVM_ID, SUBNET_EVM_ID } from '../../../network/version.js'
-import type { CursorPage } from './paging.js'
+import { badRequest } from './errors.js'
+import { INVALID_PAGE_TOKEN, PAGE_TOKEN_REVERTED, type CursorPage } from './paging.js'
 import type { CursorQuery, DataBlock, DataChain, DataSource } from './source.js'
 
 type Indexed = { chain: EvmChain; indexer: EvmIndexer; cumulative: { hash: string; total: number }[] }
@@ -49,7 +50,7 @@ export function networkDataSource(network: Network): DataSource {
       const chain = network.chains.find((c) => String(c.chainId) === evmChainId)
       if (!chain) return { items: [] }
       const entry = indexedOf(chain)
-      const page = entry.indexer.blocks({ pageSize: query.pageSize, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) })
+      const page = readPage(entry.indexer.blocks, { pageSize: query.pageSize, ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) })
       return {
         items: page.items.map((b) => {
           const txs = entry.indexer.transactionsOfBlock(b.number) ?? []
@@ -58,7 +59,8 @@ export function networkDataSource(network: Network): DataSource {
           return {
             blockNumber: b.number,
             blockTimestamp: Number(b.timestamp),
-            ...(extras.timestampMilliseconds !== undefined ? { blockTimestampMilliseconds: Number(extras.timestampMilliseconds) } : {}),
+            // The C-chain's header has timestampMilliseconds on every block (as eth_getBlockByNumber says).
+            ...(extras.timestampMilliseconds !== undefined ? { blockTimestampMilliseconds: Number(extras.timestampMilliseconds) } : chain.flavour === 'coreth' ? { blockTimestampMilliseconds: Number(b.timestamp) * 1000 } : {}),
             ...(extras.minDelayExcess !== undefined ? { blockMinDelayExcess: Number(extras.minDelayExcess) } : {}),
             blockHash: b.hash,
             txCount: b.txCount,
@@ -114,4 +116,15 @@ function cumulativeTransactions(entry: Indexed, n: number): number {
     cumulative.push({ hash: block?.hash ?? '', total: (cumulative[i - 1]?.total ?? 0) + (block?.txCount ?? 0) })
   }
   return cumulative[n]?.total ?? 0
+}
+
+/** One page of an indexer list; a bad or reverted cursor becomes the 400 of a bad page token. */
+export function readPage<T, Q extends ListQuery>(list: (q: Q) => Page<T>, q: Q): Page<T> {
+  try {
+    return list(q)
+  } catch (e) {
+    if (e instanceof StaleCursorError) throw badRequest(PAGE_TOKEN_REVERTED)
+    if (e instanceof InvalidCursorError) throw badRequest(INVALID_PAGE_TOKEN)
+    throw e
+  }
 }

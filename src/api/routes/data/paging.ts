@@ -27,6 +27,8 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/
 
 export const INVALID_PAGE_TOKEN = 'pageToken is invalid'
 export const PAGE_TOKEN_FILTER_MISMATCH = 'pageToken was issued for a request with different parameters'
+/** A token whose position lies in blocks a revert removed: its pages would mix two histories. */
+export const PAGE_TOKEN_REVERTED = 'pageToken refers to blocks that were reverted; request the first page again'
 
 export type PageTokens = {
   /** The token for the page that starts at `cursor` of this request. */

@@ -9,11 +9,13 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { EvmChain } from '../../../../evm/chain.js'
-import { InvalidCursorError, type EvmIndexer, type ListQuery, type Page } from '../../../../indexer/index.js'
+import type { EvmIndexer, ListQuery } from '../../../../indexer/index.js'
 import type { Network } from '../../../../network/network.js'
 import { badRequest, notFound } from '../errors.js'
 import type { V1Context, V1Routes } from '../index.js'
-import { evmChainFor, indexerFor } from '../networkSource.js'
+import { evmChainFor, indexerFor, readPage } from '../networkSource.js'
+
+export { readPage }
 import { INVALID_PAGE_TOKEN, nextPageToken, type PageScope } from '../paging.js'
 import { PAGE_SIZE_BOUNDS, QueryReader, type PageSizeBounds } from '../query.js'
 import {
@@ -49,20 +51,12 @@ const BLOCK_NUMBER = /^(0|[1-9][0-9]{0,15})$/
 export const INVALID_ADDRESS = 'Invalid address format'
 export const INVALID_TX_HASH = 'Invalid transaction hash format'
 export const INVALID_BLOCK_ID = 'blockId must be a block number or a block hash'
+export const START_AFTER_END_BLOCK = 'startBlock must not be greater than endBlock'
 const ALL = Number.MAX_SAFE_INTEGER
 
 type AddressParams = { chainId: string; address: string }
 
 /** A page of the indexer, its cursor errors as the bad page tokens they are. */
-function page<T, Q extends ListQuery>(list: (q: Q) => Page<T>, q: Q): Page<T> {
-  try {
-    return list(q)
-  } catch (e) {
-    if (e instanceof InvalidCursorError) throw badRequest(INVALID_PAGE_TOKEN)
-    throw e
-  }
-}
-
 /** The EVM chain a /v1 path names (404 otherwise), with its indexer. */
 export function evmChainResolver(network: Network, ctx: V1Context) {
   return (chainId: string): { chain: EvmChain; indexer: EvmIndexer; evmChainId: string } => {
@@ -87,6 +81,7 @@ export function evmDataRoutes(network: Network): V1Routes {
       const query = new QueryReader(rawQuery)
       const startBlock = query.integer('startBlock', { min: 0 })
       const endBlock = query.integer('endBlock', { min: 0 })
+      if (startBlock !== undefined && endBlock !== undefined && startBlock > endBlock) query.errors.push(START_AFTER_END_BLOCK)
       const pageSize = query.pageSize(PAGE_SIZE_BOUNDS[op] as PageSizeBounds)
       const pageToken = query.pageToken()
       if (!ADDRESS.test(params.address)) query.errors.push(INVALID_ADDRESS)
@@ -108,14 +103,14 @@ export function evmDataRoutes(network: Network): V1Routes {
     // 4. listNativeTransactions
     app.get<{ Params: AddressParams }>('/chains/:chainId/addresses/:address/transactions::listNative', async (request): Promise<ListNativeTransactionsResponse> => {
       const { chain, indexer, q, scope } = addressList('listNativeTransactions', request.params, request.query)
-      const result = page(indexer.transactions, q)
+      const result = readPage(indexer.transactions, q)
       return { ...nextPageToken(tokens, result, scope), transactions: result.items.map((tx) => nativeTransaction(chain, tx)) }
     })
 
     // 5. listErc20Transactions
     app.get<{ Params: AddressParams }>('/chains/:chainId/addresses/:address/transactions::listErc20', async (request): Promise<ListErc20TransactionsResponse> => {
       const { chain, indexer, q, scope } = addressList('listErc20Transactions', request.params, request.query)
-      const result = page(indexer.erc20Transfers, q)
+      const result = readPage(indexer.erc20Transfers, q)
       const infos = await tokenInfos(chain, result.items.map((t) => t.token))
       return { ...nextPageToken(tokens, result, scope), transactions: result.items.map((t) => erc20Transfer(chain, t, infos.get(t.token)!)) }
     })
@@ -123,7 +118,7 @@ export function evmDataRoutes(network: Network): V1Routes {
     // 6. listErc721Transactions
     app.get<{ Params: AddressParams }>('/chains/:chainId/addresses/:address/transactions::listErc721', async (request): Promise<ListErc721TransactionsResponse> => {
       const { chain, indexer, q, scope } = addressList('listErc721Transactions', request.params, request.query)
-      const result = page(indexer.erc721Transfers, q)
+      const result = readPage(indexer.erc721Transfers, q)
       const [infos, nfts] = await Promise.all([tokenInfos(chain, result.items.map((t) => t.token)), nftReads(chain, result.items)])
       return { ...nextPageToken(tokens, result, scope), transactions: result.items.map((t) => erc721Transfer(chain, t, infos.get(t.token)!, nfts)) }
     })
@@ -133,18 +128,18 @@ export function evmDataRoutes(network: Network): V1Routes {
       const { chain, indexer, q, scope } = addressList('listTransfers', request.params, request.query)
       const token = { ...q, address: q.address! }
       // A contract emits one standard's events; the first list with anything decides.
-      const erc20 = page(indexer.tokenTransfers.erc20, token)
+      const erc20 = readPage(indexer.tokenTransfers.erc20, token)
       if (erc20.items.length > 0) {
         const infos = await tokenInfos(chain, [token.address])
         return { ...nextPageToken(tokens, erc20, scope), transfers: erc20.items.map((t) => erc20Transfer(chain, t, infos.get(t.token)!)) }
       }
-      const erc721 = page(indexer.tokenTransfers.erc721, token)
+      const erc721 = readPage(indexer.tokenTransfers.erc721, token)
       if (erc721.items.length > 0) {
         const [infos, nfts] = await Promise.all([tokenInfos(chain, [token.address]), nftReads(chain, erc721.items)])
         const transfers: Erc721TransferModel[] = erc721.items.map((t) => erc721Transfer(chain, t, infos.get(t.token)!, nfts))
         return { ...nextPageToken(tokens, erc721, scope), transfers }
       }
-      const erc1155 = page(indexer.tokenTransfers.erc1155, token)
+      const erc1155 = readPage(indexer.tokenTransfers.erc1155, token)
       const nfts = await nftReads(chain, erc1155.items)
       const transfers: (Erc20TransferModel | Erc721TransferModel | Erc1155TransferModel)[] = erc1155.items.flatMap((t) => erc1155Transfers(chain, t, nfts))
       return { ...nextPageToken(tokens, erc1155, scope), transfers }

@@ -139,9 +139,12 @@ export function method(tx: TxRecord, methods?: MethodRegistry): Method {
 
 /** Granite block extras of a stored block (milliseconds, min delay excess), when it has them. */
 function blockExtras(chain: EvmChain, blockNumber: number): { ms?: number; minDelayExcess?: number } {
-  const extras = chain.store.byNumber(BigInt(blockNumber))?.extras ?? {}
+  const stored = chain.store.byNumber(BigInt(blockNumber))
+  const extras = stored?.extras ?? {}
+  // The C-chain's header has timestampMilliseconds on every block (as eth_getBlockByNumber says), not in the stored extras.
+  const ms = extras.timestampMilliseconds ?? (chain.flavour === 'coreth' && stored ? stored.block.header.timestamp * 1000n : undefined)
   return defined({
-    ms: extras.timestampMilliseconds === undefined ? undefined : Number(extras.timestampMilliseconds),
+    ms: ms === undefined ? undefined : Number(ms),
     minDelayExcess: extras.minDelayExcess === undefined ? undefined : Number(extras.minDelayExcess),
   })
 }

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Hex } from '../../../../core/hex.js'
 import type { EvmChain } from '../../../../evm/chain.js'
-import type { EvmIndexer, Page, TxRecord } from '../../../../indexer/index.js'
+import type { EvmIndexer, ListQuery, Page, TxRecord } from '../../../../indexer/index.js'
 import type { Network } from '../../../../network/network.js'
 import { badRequest, notFound } from '../errors.js'
 import type { V1Context, V1Routes } from '../index.js'
@@ -22,10 +22,12 @@ import {
   erc721TransferDetails,
   evmChainResolver,
   INVALID_ADDRESS,
+  START_AFTER_END_BLOCK,
   nativeTransaction,
   nftReads,
   nftToken,
   pricesOf,
+  readPage,
   tokenInfos,
   ZERO_ADDRESS,
   type Erc1155TokenMetadata,
@@ -105,7 +107,6 @@ function keyPage<T>(items: T[], key: (item: T) => string, after: (item: T, curso
 }
 
 const DECIMAL_CURSOR = /^(0|[1-9][0-9]{0,77})$/
-const TX_CURSOR = /^(0|[1-9][0-9]{0,15})\.(0|[1-9][0-9]{0,6})$/
 const BALANCE_CURSOR = /^0x[0-9a-f]{40}\.(0|[1-9][0-9]{0,77})$/
 
 export function moreEvmDataRoutes(network: Network): V1Routes {
@@ -120,6 +121,7 @@ export function moreEvmDataRoutes(network: Network): V1Routes {
       const query = new QueryReader(request.query)
       const startBlock = query.integer('startBlock', { min: 0 })
       const endBlock = query.integer('endBlock', { min: 0 })
+      if (startBlock !== undefined && endBlock !== undefined && startBlock > endBlock) query.errors.push(START_AFTER_END_BLOCK)
       const pageSize = query.pageSize(PAGE_SIZE_BOUNDS.listTransactions)
       const pageToken = query.pageToken()
       const sortOrder = query.enum('sortOrder', ['asc', 'desc'])
@@ -129,35 +131,18 @@ export function moreEvmDataRoutes(network: Network): V1Routes {
       const address = request.params.address.toLowerCase()
       const scope: PageScope = { op: 'listTransactions', filters: { chainId: evmChainId, address, startBlock, endBlock, sortOrder } }
       const cursor = pageToken === undefined ? undefined : tokens.decode(pageToken, scope)
-      if (cursor !== undefined && !TX_CURSOR.test(cursor)) throw badRequest(INVALID_PAGE_TOKEN)
-      const range = { address, pageSize: ALL, ...(startBlock !== undefined ? { startBlock } : {}), ...(endBlock !== undefined ? { endBlock } : {}) }
-      // Every transaction the address sent or received, or in which it sent or received a token;
-      // the transfer lists come oldest first per transaction after the reverse.
-      const erc20 = indexer.erc20Transfers(range).items.reverse()
-      const erc721 = indexer.erc721Transfers(range).items.reverse()
-      const erc1155 = indexer.erc1155Transfers(range).items.reverse()
-      const txs = new Map<string, TxRecord>()
-      for (const tx of indexer.transactions(range).items) txs.set(tx.hash, tx)
-      for (const t of [...erc20, ...erc721, ...erc1155]) {
-        if (txs.has(t.txHash)) continue
-        const tx = indexer.transaction(t.txHash)
-        if (tx) txs.set(tx.hash, tx)
-      }
-      const asc = sortOrder === 'asc'
-      const cmp = (a: TxRecord, b: TxRecord) => (a.blockNumber - b.blockNumber || a.index - b.index) * (asc ? 1 : -1)
-      const sorted = [...txs.values()].sort(cmp)
-      const result = keyPage(
-        sorted,
-        (tx) => `${tx.blockNumber}.${tx.index}`,
-        (tx, c) => {
-          const [blockNumber, index] = c.split('.').map(Number) as [number, number]
-          return cmp(tx, { blockNumber, index } as TxRecord) > 0
-        },
-        cursor,
+      const result = readPage(indexer.addressActivity, {
+        address,
         pageSize,
-      )
-      const ofTx = <T extends { txHash: string }>(items: T[], hash: string) => items.filter((t) => t.txHash === hash)
-      const perTx = result.items.map((tx) => ({ tx, erc20: ofTx(erc20, tx.hash), erc721: ofTx(erc721, tx.hash), erc1155: ofTx(erc1155, tx.hash) }))
+        order: sortOrder ?? 'desc',
+        ...(cursor !== undefined ? { cursor } : {}),
+        ...(startBlock !== undefined ? { startBlock } : {}),
+        ...(endBlock !== undefined ? { endBlock } : {}),
+      })
+      // The transfers of each transaction the address sent or received, in log order.
+      const ofTx = <T extends { txHash: string }>(list: (q: ListQuery) => Page<T>, tx: TxRecord) =>
+        list({ address, startBlock: tx.blockNumber, endBlock: tx.blockNumber + 1, pageSize: ALL }).items.filter((t) => t.txHash === tx.hash).reverse()
+      const perTx = result.items.map((tx) => ({ tx, erc20: ofTx(indexer.erc20Transfers, tx), erc721: ofTx(indexer.erc721Transfers, tx), erc1155: ofTx(indexer.erc1155Transfers, tx) }))
       const [infos, nfts] = await Promise.all([tokenInfos(chain, perTx.flatMap((p) => [...p.erc20, ...p.erc721].map((t) => t.token))), nftReads(chain, perTx.flatMap((p) => [...p.erc721, ...p.erc1155]))])
       // Internal transactions of the address: frames it sent or received (SPEC §4.4 rule 2).
       const internals = await Promise.all(perTx.map(({ tx }) => internalTransactionsField(chain, tx.hash, address)))

@@ -9,11 +9,10 @@
 import type { FastifyInstance } from 'fastify'
 import { formatAddress, hrpForNetworkId } from '../../../../core/address.js'
 import { bytesToHex } from '../../../../core/hex.js'
-import { PRIMARY_NETWORK_ID, idFromString } from '../../../../core/ids.js'
+import { PRIMARY_NETWORK_ID, idFromString, idToString } from '../../../../core/ids.js'
 import type { Network } from '../../../../network/network.js'
 import type { L1Validator, Staker } from '../../../../platform/pchain/state.js'
 import type { PChainOwner, ShortId } from '../../../../platform/txs.js'
-import { badRequest } from '../errors.js'
 import type { V1Context, V1Routes } from '../index.js'
 import { acceptedNetworkNames, namesNetwork } from '../networks.js'
 import type { PageScope } from '../paging.js'
@@ -120,10 +119,23 @@ function decodeCursor(cursor: string): { key: SortKey; txId: string } {
   return { key: key === null ? undefined : typeof key === 'string' ? BigInt(key.slice(1)) : key, txId }
 }
 
-function networkParam(network: Network, value: string): boolean {
+function networkParam(network: Network, value: string, errors: string[]): boolean {
   const accepted = acceptedNetworkNames(network.preset.networkId)
-  if (!accepted.includes(value)) throw badRequest(`network must be one of the following values: ${accepted.join(', ')}`)
+  if (!accepted.includes(value)) errors.push(`network must be one of the following values: ${accepted.join(', ')}`)
   return namesNetwork(value, network.preset.networkId)
+}
+
+/** A validation id as cb58 (or 0x-prefixed hex, turned into cb58), as op 15 reads `l1ValidationId`. */
+function validationIdParam(value: string | undefined, errors: string[]): string | undefined {
+  if (value === undefined) return undefined
+  try {
+    if (/^0x[0-9a-fA-F]{64}$/.test(value)) return idToString(Buffer.from(value.slice(2), 'hex'))
+    idFromString(value)
+    return value
+  } catch {
+    errors.push('l1ValidationId must be a cb58 or 0x-prefixed hex validation id')
+    return undefined
+  }
 }
 
 function bareAddress(networkId: number, addr: ShortId): string {
@@ -159,7 +171,7 @@ export function primaryDataRoutes(network: Network): V1Routes {
   return (app: FastifyInstance, ctx: V1Context) => {
     app.get<{ Params: { network: string } }>('/networks/:network/validators', async (request): Promise<ListValidatorDetailsResponse> => {
       const query = new QueryReader(request.query)
-      const thisNetwork = networkParam(network, request.params.network)
+      const thisNetwork = networkParam(network, request.params.network, query.errors)
       const pageSize = query.pageSize(PAGE_SIZE_BOUNDS.listValidators)
       const pageToken = query.pageToken()
       const nodeIds = query.string('nodeIds')
@@ -215,10 +227,10 @@ export function primaryDataRoutes(network: Network): V1Routes {
 
     app.get<{ Params: { network: string } }>('/networks/:network/l1Validators', async (request): Promise<ListL1ValidatorsResponse> => {
       const query = new QueryReader(request.query)
-      const thisNetwork = networkParam(network, request.params.network)
+      const thisNetwork = networkParam(network, request.params.network, query.errors)
       const pageSize = query.pageSize(PAGE_SIZE_BOUNDS.listL1Validators)
       const pageToken = query.pageToken()
-      const l1ValidationId = query.string('l1ValidationId')
+      const l1ValidationId = validationIdParam(query.string('l1ValidationId'), query.errors)
       const includeInactive = query.boolean('includeInactiveL1Validators') ?? false
       const nodeId = query.string('nodeId')
       if (nodeId !== undefined && !/^NodeID-[1-9A-HJ-NP-Za-km-z]+$/.test(nodeId)) query.errors.push("nodeId must be a valid node ID in format 'NodeID-HASH'")

@@ -21,7 +21,7 @@ import type { Network } from '../../../../network/network.js'
 import { badRequest } from '../errors.js'
 import type { V1Context, V1Routes } from '../index.js'
 import { HOSTED_NETWORK_NAMES, MAINNET_ID, acceptedNetworkNames, namesNetwork } from '../networks.js'
-import type { PageScope } from '../paging.js'
+import { INVALID_PAGE_TOKEN, PAGE_TOKEN_REVERTED, type PageScope } from '../paging.js'
 import { PAGE_SIZE_BOUNDS, QueryReader } from '../query.js'
 import { cChainTransaction, pChainTransaction, pChainUtxo, xChainTransaction, xChainUtxo, type Asset, type ModelContext } from './models.js'
 import { platformIndexerFor } from './platformIndex.js'
@@ -40,6 +40,10 @@ export type PrimaryNetworkTxType = (typeof PRIMARY_NETWORK_TX_TYPES)[number]
 export const UTXOS_SORT_BY = ['timestamp', 'amount'] as const
 const SORT_ORDERS = ['asc', 'desc'] as const
 type SortOrder = (typeof SORT_ORDERS)[number]
+
+/** The X- and C-chain ids of the hosted `BlockchainId` enum (mainnet, then Fuji; data-api.md §5); the P-chain's is the primary network id. */
+export const HOSTED_X_CHAIN_IDS = ['2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm'] as const
+export const HOSTED_C_CHAIN_IDS = ['2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5', 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp'] as const
 
 export type PrimaryNetworkChainInfo = { chainName: 'p-chain' | 'x-chain' | 'c-chain'; network: string }
 
@@ -70,13 +74,22 @@ export function primaryTxRoutes(network: Network): V1Routes {
   const pchain = () => network.primary.pchain
   const xchain = () => network.primary.xchain
 
-  const which = (blockchainId: string): PlatformChain => {
+  /**
+   * The chain a `{blockchainId}` names, and whether it is this network's. The hosted enum's ids
+   * (mainnet's and Fuji's X- and C-chains) are valid input that selects nothing here, as the hosted
+   * network names are; anything else is a bad field.
+   */
+  const which = (blockchainId: string, errors: string[]): { w: PlatformChain; ours: boolean } => {
     const p = pchain().chainId
     const x = xchain().chainId
-    if (blockchainId === 'p-chain' || blockchainId === p || blockchainId === PRIMARY_NETWORK_ID) return 'P'
-    if (blockchainId === 'x-chain' || blockchainId === x) return 'X'
-    if (blockchainId === 'c-chain' || blockchainId === network.preset.cChainId) return 'C'
-    throw badRequest(`blockchainId must be one of the following values: p-chain, x-chain, c-chain, ${p}, ${x}, ${network.preset.cChainId}`)
+    if (blockchainId === 'p-chain' || blockchainId === p || blockchainId === PRIMARY_NETWORK_ID) return { w: 'P', ours: true }
+    if (blockchainId === 'x-chain' || blockchainId === x) return { w: 'X', ours: true }
+    if (blockchainId === 'c-chain' || blockchainId === network.preset.cChainId) return { w: 'C', ours: true }
+    if ((HOSTED_X_CHAIN_IDS as readonly string[]).includes(blockchainId)) return { w: 'X', ours: false }
+    if ((HOSTED_C_CHAIN_IDS as readonly string[]).includes(blockchainId)) return { w: 'C', ours: false }
+    const accepted = new Set([PRIMARY_NETWORK_ID, ...HOSTED_X_CHAIN_IDS, ...HOSTED_C_CHAIN_IDS, 'p-chain', 'x-chain', 'c-chain', p, x, network.preset.cChainId])
+    errors.push(`blockchainId must be one of the following values: ${[...accepted].join(', ')}`)
+    return { w: 'P', ours: false }
   }
   /**
    * `PrimaryNetworkChainInfo.network` is the hosted enum: a hosted name is echoed; this network's
@@ -87,9 +100,9 @@ export function primaryTxRoutes(network: Network): V1Routes {
     network: (HOSTED_NETWORK_NAMES as readonly string[]).includes(requested) ? requested : networkId === MAINNET_ID ? 'mainnet' : 'fuji',
   })
   const chainName = (w: PlatformChain) => (`${w.toLowerCase()}-chain` as PrimaryNetworkChainInfo['chainName'])
-  const networkParam = (value: string): boolean => {
+  const networkParam = (value: string, errors: string[]): boolean => {
     const accepted = acceptedNetworkNames(networkId)
-    if (!accepted.includes(value)) throw badRequest(`network must be one of the following values: ${accepted.join(', ')}`)
+    if (!accepted.includes(value)) errors.push(`network must be one of the following values: ${accepted.join(', ')}`)
     return namesNetwork(value, networkId)
   }
   /** Addresses as 20-byte hex: bech32 of this network's HRP with or without a chain prefix, or 0x EVM addresses. */
@@ -137,8 +150,8 @@ export function primaryTxRoutes(network: Network): V1Routes {
     // 14. getUtxosByAddressesV2
     app.post<{ Params: { network: string; blockchainId: string } }>('/networks/:network/blockchains/:blockchainId/utxos', async (request, reply) => {
       const query = new QueryReader(request.query)
-      const thisNetwork = networkParam(request.params.network)
-      const w = which(request.params.blockchainId)
+      const thisNetwork = networkParam(request.params.network, query.errors)
+      const { w, ours } = which(request.params.blockchainId, query.errors)
       const pageSize = query.pageSize(PAGE_SIZE_BOUNDS.getUtxosByAddressesV2)
       const pageToken = query.pageToken()
       const assetId = query.string('assetId')
@@ -149,6 +162,7 @@ export function primaryTxRoutes(network: Network): V1Routes {
       const body = request.body as { addresses?: unknown } | null | undefined
       const rawAddresses = body !== null && typeof body === 'object' ? body.addresses : undefined
       if (typeof rawAddresses !== 'string') query.errors.push('addresses must be a string')
+      else if (rawAddresses.split(',').every((s) => s.trim() === '')) query.errors.push('addresses should not be empty')
       const addrs = parseAddresses(typeof rawAddresses === 'string' ? rawAddresses : undefined, query.errors, 'addresses') ?? []
       query.finish()
       const scope: PageScope = {
@@ -158,7 +172,7 @@ export function primaryTxRoutes(network: Network): V1Routes {
       const after = pageToken === undefined ? undefined : decodeCursor(ctx.tokens.decode(pageToken, scope))
       const info = chainInfo(w, request.params.network)
       reply.code(201)
-      if (!thisNetwork) return { utxos: [], chainInfo: info }
+      if (!thisNetwork || !ours) return { utxos: [], chainInfo: info }
       const m = models()
       const min = minUtxoAmount === undefined ? undefined : BigInt(Math.ceil(minUtxoAmount))
       const rows = m.index.utxos(w, addrs, includeSpent).filter((u) =>
@@ -175,8 +189,8 @@ export function primaryTxRoutes(network: Network): V1Routes {
     // 15. listLatestPrimaryNetworkTransactions
     app.get<{ Params: { network: string; blockchainId: string } }>('/networks/:network/blockchains/:blockchainId/transactions', async (request) => {
       const query = new QueryReader(request.query)
-      const thisNetwork = networkParam(request.params.network)
-      const w = which(request.params.blockchainId)
+      const thisNetwork = networkParam(request.params.network, query.errors)
+      const { w, ours } = which(request.params.blockchainId, query.errors)
       const pageSize = query.pageSize(PAGE_SIZE_BOUNDS.listLatestPrimaryNetworkTransactions)
       const pageToken = query.pageToken()
       const addrs = parseAddresses(query.string('addresses'), query.errors, 'addresses')
@@ -195,21 +209,26 @@ export function primaryTxRoutes(network: Network): V1Routes {
         op: 'listLatestPrimaryNetworkTransactions',
         filters: { network: request.params.network, chain: w, addresses: addrs, l1ValidationId, txTypes, startTimestamp, endTimestamp, sortOrder },
       }
+      // The cursor is `seq.txId` of the last tx served: a revert that replaced it refuses the token.
       let after: number | undefined
+      let afterTx: string | undefined
       if (pageToken !== undefined) {
-        after = Number(ctx.tokens.decode(pageToken, scope))
-        if (!Number.isSafeInteger(after) || after < 0) throw badRequest('pageToken is invalid')
+        const m = /^(0|[1-9][0-9]{0,15})\.([1-9A-HJ-NP-Za-km-z]{1,64})$/.exec(ctx.tokens.decode(pageToken, scope))
+        if (!m) throw badRequest(INVALID_PAGE_TOKEN)
+        after = Number(m[1])
+        afterTx = m[2]
       }
       const info = chainInfo(w, request.params.network)
-      if (!thisNetwork) return { transactions: [], chainInfo: info }
+      if (!thisNetwork || !ours) return { transactions: [], chainInfo: info }
       const m = models()
+      if (after !== undefined && m.index.txAt(w, after)?.txId !== afterTx) throw badRequest(PAGE_TOKEN_REVERTED)
       const { items, next } = m.index.transactions(w, {
         ...(addrs ? { addresses: addrs } : {}), ...(l1ValidationId ? { validationId: l1ValidationId } : {}), ...(txTypes ? { txTypes } : {}),
         ...(startTimestamp !== undefined ? { startTimestamp } : {}), ...(endTimestamp !== undefined ? { endTimestamp } : {}),
       }, sortOrder, pageSize, after)
       const shape = w === 'P' ? pChainTransaction : w === 'X' ? xChainTransaction : cChainTransaction
       return {
-        ...(next !== undefined ? { nextPageToken: ctx.tokens.encode(String(next), scope) } : {}),
+        ...(next !== undefined ? { nextPageToken: ctx.tokens.encode(`${next}.${m.index.txAt(w, next)!.txId}`, scope) } : {}),
         transactions: items.map((t) => shape(m, t)),
         chainInfo: info,
       }
