@@ -32,7 +32,7 @@ const heapAfterGc = () => {
 }
 
 const PER_BLOCK = 500
-const SAMPLES = 300
+const SAMPLES = 1000
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 })
 function get(url, method = 'GET', body) {

@@ -94,39 +94,52 @@ export class Miner {
       blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, setHardfork: true },
     })
     const coinbase = createAddressFromString(chain.coinbase)
-    const included: { entry: (typeof candidates)[number]; result: RunTxResult }[] = []
+    const included: { entry: (typeof candidates)[number]; result: RunTxResult; innerCalls: number | undefined }[] = []
     const skippedSenders = new Set<Hex>()
-    for (const entry of candidates) {
-      if (skippedSenders.has(entry.from)) continue
-      if (builder.gasUsed + entry.tx.gasLimit > fees.gasAvailable) {
-        skippedSenders.add(entry.from)
-        continue
-      }
-      const refusal = await this.#refusal(entry, baseFee)
-      if (refusal === 'hold') {
-        skippedSenders.add(entry.from)
-        continue
-      }
-      if (refusal) {
-        chain.pool.remove(entry.hash)
-        this.dropped.set(entry.hash, refusal.shortMessage)
-        skippedSenders.add(entry.from)
-        continue
-      }
-      try {
-        const result = await builder.addTransaction(entry.tx, { skipHardForkValidation: true })
-        included.push({ entry, result })
-        // Avalanche credits the whole fee to the coinbase; ethereumjs paid it only the tip.
-        const burned = baseFee * result.totalGasSpent
-        if (burned > 0n) {
-          const account = await chain.stateManager.getAccount(coinbase)
-          await chain.stateManager.modifyAccountFields(coinbase, { balance: (account?.balance ?? 0n) + burned })
+    // Messages below each transaction's own call: a one-argument listener is called synchronously
+    // by the EVM, so counting costs next to nothing and spares the indexer replays of plain blocks.
+    let innerCalls = 0
+    const countInner = (message: { depth: number }): void => {
+      if (message.depth > 0) innerCalls++
+    }
+    const counting = chain.vm.evm.events !== undefined
+    chain.vm.evm.events?.on('beforeMessage', countInner)
+    try {
+      for (const entry of candidates) {
+        if (skippedSenders.has(entry.from)) continue
+        if (builder.gasUsed + entry.tx.gasLimit > fees.gasAvailable) {
+          skippedSenders.add(entry.from)
+          continue
         }
-      } catch (error) {
-        chain.pool.remove(entry.hash)
-        this.dropped.set(entry.hash, (error as Error).message.replace(/ \(.*$/s, ''))
-        skippedSenders.add(entry.from)
+        const refusal = await this.#refusal(entry, baseFee)
+        if (refusal === 'hold') {
+          skippedSenders.add(entry.from)
+          continue
+        }
+        if (refusal) {
+          chain.pool.remove(entry.hash)
+          this.dropped.set(entry.hash, refusal.shortMessage)
+          skippedSenders.add(entry.from)
+          continue
+        }
+        try {
+          innerCalls = 0
+          const result = await builder.addTransaction(entry.tx, { skipHardForkValidation: true })
+          included.push({ entry, result, innerCalls: counting ? innerCalls : undefined })
+          // Avalanche credits the whole fee to the coinbase; ethereumjs paid it only the tip.
+          const burned = baseFee * result.totalGasSpent
+          if (burned > 0n) {
+            const account = await chain.stateManager.getAccount(coinbase)
+            await chain.stateManager.modifyAccountFields(coinbase, { balance: (account?.balance ?? 0n) + burned })
+          }
+        } catch (error) {
+          chain.pool.remove(entry.hash)
+          this.dropped.set(entry.hash, (error as Error).message.replace(/ \(.*$/s, ''))
+          skippedSenders.add(entry.from)
+        }
       }
+    } finally {
+      chain.vm.evm.events?.off('beforeMessage', countInner)
     }
     // The extra data (the fee state after this block) depends on the gas used. BlockBuilder takes
     // header fields when it is created; this is the one field known only now.
@@ -135,7 +148,7 @@ export class Miner {
     const hash = bytesToHex(block.hash()) as Hex
     const receipts = builder.transactionReceipts
     let logIndex = 0
-    const txs: MinedTx[] = included.map(({ entry, result }, index) => {
+    const txs: MinedTx[] = included.map(({ entry, result, innerCalls }, index) => {
       const r = receipts[index]!
       const logs: LogEntry[] = r.logs.map(([address, topics, data]) => ({
         address: bytesToHex(address) as Hex,
@@ -160,7 +173,7 @@ export class Miner {
         error: result.execResult.exceptionError?.error,
         returnValue: result.execResult.returnValue,
       }
-      return { tx: entry.tx, hash: entry.hash, from: entry.from, index, blockNumber: block.header.number, blockHash: hash, receipt }
+      return { tx: entry.tx, hash: entry.hash, from: entry.from, index, blockNumber: block.header.number, blockHash: hash, receipt, ...(innerCalls !== undefined ? { innerCalls } : {}) }
     })
 
     const stored: StoredBlock = { block, hash, number: block.header.number, txs, preStateRoot, extras: fees.headerExtras }

@@ -37,6 +37,12 @@ export type MinedTx = {
   blockNumber: bigint
   blockHash: Hex
   receipt: Receipt
+  /**
+   * Messages the transaction's execution sent below its own call (calls, creations, precompile
+   * calls), counted by the miner; 0 means there is nothing to trace for internal transactions.
+   * Absent for transactions mined without the count (none today; kept optional for replays).
+   */
+  innerCalls?: number
 }
 
 export type StoredBlock = {

@@ -118,6 +118,8 @@ export function createTraceIndexer(options: { chain: EvmChain; maxBlocks?: numbe
   async function mayCall(stored: StoredBlock): Promise<boolean> {
     if (stored.txs.length === 0) return false
     if (stored.txs.some((m) => m.tx.to === undefined)) return true
+    // The miner counted each transaction's inner messages: the count decides.
+    if (stored.txs.every((m) => m.innerCalls !== undefined)) return stored.txs.some((m) => m.innerCalls! > 0)
     const recipients = [...new Set(stored.txs.map((m) => lower(m.tx.to!.toString())))]
     return chain.lock.run(async () => {
       const parent = chain.store.byNumber(stored.number - 1n)
@@ -225,6 +227,7 @@ export function createTraceIndexer(options: { chain: EvmChain; maxBlocks?: numbe
       if (!mined) return undefined
       const stored = chain.store.byHash(mined.blockHash)
       if (!stored) return undefined
+      if (mined.innerCalls === 0) return []
       return (await blockTrace(stored))?.internals.get(mined.hash)
     },
     /**

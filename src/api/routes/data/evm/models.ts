@@ -123,7 +123,19 @@ function defined<T extends object>(entries: { [K in keyof T]: T[K] | undefined }
 }
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
-export const checksum = (address: string): string => toChecksumAddress(address.toLowerCase())
+const CHECKSUM_CACHE_SIZE = 65_536
+const checksums = new Map<string, string>()
+/** An address in EIP-55 case; memoized (a keccak per address otherwise dominates list answers). */
+export function checksum(address: string): string {
+  const key = address.toLowerCase()
+  let out = checksums.get(key)
+  if (out === undefined) {
+    out = toChecksumAddress(key)
+    if (checksums.size >= CHECKSUM_CACHE_SIZE) checksums.delete(checksums.keys().next().value!)
+    checksums.set(key, out)
+  }
+  return out
+}
 export const richAddress = (address: string): RichAddress => ({ address: checksum(address) })
 
 /**
