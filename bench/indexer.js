@@ -9,7 +9,8 @@
 // - heap bytes per indexed transaction of the index alone (heap with the index minus without it,
 //   after a full GC);
 // - p50 / p99 of every /v1 list endpoint, in-process (fastify's inject: routing, handler and
-//   serialisation, no socket) and over HTTP (a keep-alive client on the loopback).
+//   serialisation, no socket) and over HTTP (a keep-alive client on the loopback), over 1,000
+//   requests each after 100 untimed ones.
 // Figures only; `npm run bench` prints them.
 import http from 'node:http'
 import { readFileSync } from 'node:fs'
@@ -33,6 +34,7 @@ const heapAfterGc = () => {
 
 const PER_BLOCK = 500
 const SAMPLES = 1000
+const WARMUP = 100
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 })
 function get(url, method = 'GET', body) {
@@ -163,6 +165,12 @@ async function endpointLatencies(devnet, { chainId, label, senders, recipients, 
   const results = {}
   for (const [name, make] of Object.entries(endpoints)) {
     for (const [mode, send] of [['inProcess', inject], ['http', http]]) {
+      // Warm-up, untimed: the JIT and the token / metadata caches, as in a server that has been up a while.
+      for (let i = 0; i < WARMUP; i++) {
+        const spec = make(i)
+        const [method, url, payload] = Array.isArray(spec) ? spec : ['GET', spec, undefined]
+        await send(method, url, payload)
+      }
       const times = []
       for (let i = 0; i < SAMPLES; i++) {
         const spec = make(i)
