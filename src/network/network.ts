@@ -434,6 +434,14 @@ export class Network {
   }
 
   /** Back to the state right after the network was created (or its scenario loaded). */
+  /**
+   * Makes the current state the one {@link reset} returns to (a scenario marks the state it leaves
+   * the network in). In-memory snapshots taken before stay valid.
+   */
+  async markInitial(): Promise<void> {
+    this.#initial = await this.#capture()
+  }
+
   async reset(): Promise<void> {
     this.#snapshots.clear()
     this.faults.clear()
