@@ -126,7 +126,7 @@ function networkParam(network: Network, value: string, errors: string[]): boolea
 }
 
 /** A validation id as cb58 (or 0x-prefixed hex, turned into cb58), as op 15 reads `l1ValidationId`. */
-function validationIdParam(value: string | undefined, errors: string[]): string | undefined {
+export function validationIdParam(value: string | undefined, errors: string[]): string | undefined {
   if (value === undefined) return undefined
   try {
     if (/^0x[0-9a-fA-F]{64}$/.test(value)) return idToString(Buffer.from(value.slice(2), 'hex'))

@@ -15,7 +15,7 @@
 import type { FastifyInstance } from 'fastify'
 import { hrpForNetworkId, parseAddress } from '../../../../core/address.js'
 import { bytesToHex } from '../../../../core/hex.js'
-import { PRIMARY_NETWORK_ID, idFromString, idToString } from '../../../../core/ids.js'
+import { PRIMARY_NETWORK_ID } from '../../../../core/ids.js'
 import type { IndexedUtxo, PlatformChain } from '../../../../indexer/index.js'
 import type { Network } from '../../../../network/network.js'
 import { badRequest } from '../errors.js'
@@ -25,6 +25,7 @@ import { INVALID_PAGE_TOKEN, PAGE_TOKEN_REVERTED, type PageScope } from '../pagi
 import { PAGE_SIZE_BOUNDS, QueryReader } from '../query.js'
 import { cChainTransaction, pChainTransaction, pChainUtxo, xChainTransaction, xChainUtxo, type Asset, type ModelContext } from './models.js'
 import { platformIndexerFor } from './platformIndex.js'
+import { validationIdParam } from './index.js'
 
 export type {
   AssetAmount, PChainUtxo, Utxo as XChainUtxo, PChainTransaction, XChainLinearTransaction, CChainExportTransaction, CChainImportTransaction,
@@ -124,17 +125,6 @@ export function primaryTxRoutes(network: Network): V1Routes {
     }
     return out.size > 0 ? [...out].sort() : undefined
   }
-  const parseValidationId = (value: string | undefined, errors: string[]): string | undefined => {
-    if (value === undefined) return undefined
-    try {
-      if (/^0x[0-9a-fA-F]{64}$/.test(value)) return idToString(Buffer.from(value.slice(2), 'hex'))
-      idFromString(value)
-      return value
-    } catch {
-      errors.push('l1ValidationId must be a cb58 or 0x-prefixed hex validation id')
-      return undefined
-    }
-  }
 
   const asset = (assetId: string): Asset => {
     if (assetId === network.preset.avaxAssetId) return { assetId, name: 'Avalanche', symbol: 'AVAX', denomination: 9 }
@@ -194,7 +184,7 @@ export function primaryTxRoutes(network: Network): V1Routes {
       const pageSize = query.pageSize(PAGE_SIZE_BOUNDS.listLatestPrimaryNetworkTransactions)
       const pageToken = query.pageToken()
       const addrs = parseAddresses(query.string('addresses'), query.errors, 'addresses')
-      const l1ValidationId = parseValidationId(query.string('l1ValidationId'), query.errors)
+      const l1ValidationId = validationIdParam(query.string('l1ValidationId'), query.errors)
       const txTypes = query.array('txTypes', PRIMARY_NETWORK_TX_TYPES)
       const startTimestamp = query.integer('startTimestamp', { min: 0 })
       const endTimestamp = query.integer('endTimestamp', { min: 0 })
