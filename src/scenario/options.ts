@@ -1,0 +1,95 @@
+import { DEFAULT_MANUAL_START } from '../core/clock.js'
+import type { Hex } from '../core/hex.js'
+import { DEFAULT_MNEMONIC, deriveDevAccounts } from '../core/keys.js'
+import type { NetworkOptions } from '../network/network.js'
+import { PRECOMPILES, type ChainSpec, type PrecompileConfig, type PrecompileName } from './document.js'
+import type { Scenario } from './parse.js'
+import type { Ref } from './values.js'
+
+/** subnet-EVM's test genesis time (the local network's Durango), when genesis precompiles activate. */
+export const GENESIS_TIMESTAMP = 1607144400
+
+const DEFAULT_FEE_CONFIG = {
+  gasLimit: 20_000_000, minBaseFee: 1_000_000_000, targetGas: 100_000_000, baseFeeChangeDenominator: 48,
+  minBlockGasCost: 0, maxBlockGasCost: 10_000_000, targetBlockRate: 2, blockGasCostStep: 500_000,
+}
+
+/** Unix seconds the scenario's `at` offsets count from. */
+export function clockStartOf(scenario: Scenario): number {
+  return scenario.clock?.start ?? DEFAULT_MANUAL_START
+}
+
+/** Dev account addresses by index, as the network will derive them. */
+export function accountAddresses(scenario: Scenario): Hex[] {
+  return deriveDevAccounts({ mnemonic: scenario.accounts?.mnemonic ?? DEFAULT_MNEMONIC, count: scenario.accounts?.count ?? 20 }).map((a) => a.address.toLowerCase() as Hex)
+}
+
+/** An `acct:` reference (by name or index) to its dev account index. */
+export function accountIndex(scenario: Scenario, ref: Ref): number {
+  return /^[0-9]+$/.test(ref.name) ? Number(ref.name) : scenario.accounts!.named!.get(ref.name)!
+}
+
+function precompileJson(config: PrecompileConfig, name: PrecompileName, blockTimestamp: number, address: (a: Hex | Ref) => Hex): Record<string, unknown> {
+  const out: Record<string, unknown> = { blockTimestamp }
+  if (config.admins) out.adminAddresses = config.admins.map(address)
+  if (config.managers) out.managerAddresses = config.managers.map(address)
+  if (config.enabled) out.enabledAddresses = config.enabled.map(address)
+  if (name === 'nativeMinter' && config.initialMint) out.initialMint = Object.fromEntries(config.initialMint.map((m) => [address(m.address), `0x${m.amount.toString(16)}`]))
+  if (name === 'warp' && config.quorumNumerator !== undefined) out.quorumNumerator = config.quorumNumerator
+  return out
+}
+
+/** The subnet-EVM genesis and upgrade.json of a scenario chain; upgrade times count from the clock start. */
+export function chainConfigOf(scenario: Scenario, chain: ChainSpec): { genesis: Record<string, unknown>; upgrade?: Record<string, unknown> } {
+  const addresses = accountAddresses(scenario)
+  const address = (a: Hex | Ref): Hex => (typeof a === 'string' ? a : addresses[accountIndex(scenario, a)]!)
+  const feeConfig = chain.feeConfig ? Object.fromEntries(Object.entries(chain.feeConfig).filter(([k]) => k !== '$pos')) : DEFAULT_FEE_CONFIG
+  const config: Record<string, unknown> = { chainId: chain.chainId, feeConfig }
+  for (const [name, pc] of chain.precompiles ?? []) config[PRECOMPILES[name]] = precompileJson(pc, name, GENESIS_TIMESTAMP, address)
+  const alloc = Object.fromEntries((chain.alloc ?? []).map((a) => [address(a.address), { balance: `0x${a.amount.toString(16)}` }]))
+  const genesis = { config, alloc, gasLimit: `0x${(feeConfig.gasLimit as number).toString(16)}`, timestamp: `0x${GENESIS_TIMESTAMP.toString(16)}`, difficulty: '0x0' }
+  if (!chain.upgrades?.length) return { genesis }
+  const start = clockStartOf(scenario)
+  const precompileUpgrades = chain.upgrades.flatMap((u) => [
+    ...(u.disable ?? []).map((name) => ({ [PRECOMPILES[name]]: { blockTimestamp: start + u.at, disable: true } })),
+    ...[...(u.enable ?? [])].map(([name, pc]) => ({ [PRECOMPILES[name]]: precompileJson(pc, name, start + u.at, address) })),
+  ])
+  return { genesis, upgrade: { precompileUpgrades } }
+}
+
+/**
+ * The network options a scenario describes (preset, seed, nodes, accounts, clock, mining, L1s,
+ * node settings, data API). Subnets created through the P-chain and the timeline are the
+ * runner's part ({@link runScenario}).
+ */
+export function networkOptionsOf(scenario: Scenario): NetworkOptions {
+  const options: NetworkOptions = { clock: { mode: scenario.clock?.mode ?? 'manual', start: clockStartOf(scenario) } }
+  const net = scenario.network
+  if (net?.preset) options.preset = net.preset
+  if (net?.seed !== undefined) options.seed = net.seed
+  if (net?.nodes !== undefined) options.nodes = net.nodes
+  if (net?.mining) options.mining = net.mining
+  const acc = scenario.accounts
+  if (acc?.mnemonic !== undefined) options.mnemonic = acc.mnemonic
+  if (acc?.count !== undefined) options.accounts = acc.count
+  if (acc?.balance !== undefined) options.balance = acc.balance
+  if (scenario.node) {
+    const { $pos: _pos, ...node } = scenario.node
+    options.node = node
+  }
+  if (scenario.l1s?.length)
+    options.l1s = scenario.l1s.map((l1) => ({
+      name: l1.name,
+      ...chainConfigOf(scenario, l1),
+      ...(l1.validators ? { validators: l1.validators.map((v) => ({ node: v.node as number, weight: v.weight ?? 100 })) } : {}),
+    }))
+  if (scenario.dataApi) {
+    const { apiKeys, prices, rateLimits } = scenario.dataApi
+    options.dataApi = {
+      ...(apiKeys ? { apiKeys: Object.fromEntries([...apiKeys].map(([k, v]) => [k, typeof v === 'string' ? v : { perMinute: v.perMinute, perDay: v.perDay }])) } : {}),
+      ...(prices ? { prices: { ...(prices.usd ? { usd: Object.fromEntries(prices.usd) } : {}), ...(prices.rates ? { rates: Object.fromEntries(prices.rates) } : {}) } } : {}),
+      ...(rateLimits === false ? { rateLimits: false as const } : {}),
+    }
+  }
+  return options
+}
