@@ -320,10 +320,15 @@ if (!external) Object.assign(results, await pchainBench())
 // 1M checkpoint too). See bench/indexer.js.
 const { indexerBench, indexerTargets, latencyTarget } = await import('./indexer.js')
 if (!external) Object.assign(results, await indexerBench())
+// File snapshots (issue 7): save and load of 10,000 blocks and 100,000 accounts, in-memory revert
+// at 100 and 10,000 blocks. See bench/snapshot.js.
+const { snapshotBench, snapshotTargets } = await import('./snapshot.js')
+if (!external) Object.assign(results, await snapshotBench())
 
 const targets = {
   ...pchainTargets,
   ...indexerTargets,
+  ...snapshotTargets,
   coldStartMs: ['<', 600],
   ...Object.fromEntries(['http_', 'inProcess_'].flatMap((p) => [
     [`${p}nativeTransfersPerSecSequential`, ['>=', 600]],

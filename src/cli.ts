@@ -3,22 +3,23 @@
  * The shebang gives V8 a larger young generation: a server allocating per request spends about a
  * third less time in scavenges (eth_call over HTTP: ~10% more calls per second).
  *
- * `l1sim start | --help | --version`. {@link runCli} does the work and returns instead of exiting,
- * so tests run it in-process; the bin entry at the bottom only wires it to the real process.
+ * `l1sim start | run | snapshot save|load|inspect | --help | --version`. {@link runCli} does the
+ * work and returns instead of exiting, so tests run it in-process; the bin entry at the bottom
+ * only wires it to the real process. The commands' parts live in `src/cli/`.
  */
 import { request } from 'node:http'
 import { createRequire } from 'node:module'
-import { readFileSync, realpathSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { DEFAULT_HOST, DEFAULT_PORT } from './api/server.js'
 import { BaseError, InvalidArgumentError } from './core/errors.js'
-import type { L1Options } from './network/l1.js'
-import { formatLogLevel, parseLogLevel, type LogLevelName } from './network/logging.js'
-import { DEFAULT_DERIVATION_PATH, DEFAULT_MNEMONIC } from './core/keys.js'
-import type { MiningMode } from './evm/chain.js'
 import { startDevnet, type Devnet, type DevnetOptions } from './index.js'
-import { NETWORK_PRESETS, type NetworkPresetName } from './network/presets.js'
+import { ScenarioValidationError } from './scenario/index.js'
+import { banner } from './cli/banner.js'
+import { parseCommandLine, type CommandLine } from './cli/commandLine.js'
+import { createProgressReporter, type ProgressOutput } from './cli/progress.js'
+import { runCommand } from './cli/runCommand.js'
+import { DEFAULT_URL, snapshotInspect, snapshotSave } from './cli/snapshotCommands.js'
 
 type Output = { write(text: string): unknown }
 
@@ -30,26 +31,47 @@ type SignalSource = {
 
 export type CliIO = {
   stdout?: Output
-  stderr?: Output
+  /** Errors, and a scenario's progress (one redrawn line when `isTTY`, plain lines otherwise). */
+  stderr?: ProgressOutput
   /** SIGINT and SIGTERM from here close the devnet; none by default. */
   signals?: SignalSource
+  /** The scenario `start` runs when given neither --scenario, --snapshot nor --no-scenario; default: the package's `scenarios/default.yaml`, when it exists. */
+  defaultScenario?: string
 }
 
 export type CliResult = {
-  /** 0 for success, 2 for a usage error (unknown flag, bad value), 1 for a failure to start. */
+  /** 0 for success, 1 for a failure (to start, an assertion, a server's refusal), 2 for a usage error or an invalid scenario file. */
   exitCode: number
   /** The running devnet of `start`; the caller (or a signal) closes it. */
   devnet?: Devnet
-  /** Resolves once the devnet of `start` is closed, by a signal or by `devnet.close()`. */
-  closed?: Promise<void>
+  /** Resolves once the devnet of `start` is closed, by a signal or by `devnet.close()`, with the exit code (1 when `--save-on-exit` failed). */
+  closed?: Promise<number>
 }
+
+/** The package's default scenario: `../scenarios/default.yaml` from `src/` (tests) and from `dist/` (the bin and its bundle) alike. */
+export const DEFAULT_SCENARIO = fileURLToPath(new URL('../scenarios/default.yaml', import.meta.url))
 
 export const USAGE = `Usage: l1sim <command> [options]
 
 Commands:
-  start                 start a network and serve it over HTTP and WebSocket
+  start                    start a network and serve it over HTTP and WebSocket; without
+                           --scenario, --snapshot or --no-scenario it runs the package's
+                           scenarios/default.yaml first
+  run <scenario file>      run a scenario to its end (no server) and print its assertions;
+                           exit 1 if one fails, 2 if the file is invalid
+  snapshot save <file>     ask a running server to save its network to <file>
+      --url <url>          the server (default ${DEFAULT_URL})
+  snapshot load <file>     start from a snapshot file (start --snapshot <file>)
+  snapshot inspect <file>  print what a snapshot file holds, without loading it
 
 Options for start:
+  --scenario <file>     run this scenario before serving; reset (anvil_reset, sim.reset)
+                        returns to the state it leaves; the flags below override its settings
+  --no-scenario         start from genesis, without the default scenario
+  --snapshot <file>     continue from a snapshot file (not with --scenario); the file fixes
+                        the network, so --network, --nodes, --mnemonic, --accounts, --balance,
+                        --block-time and --l1 do not apply
+  --save-on-exit <file> save the network to <file> when the server stops (SIGINT, SIGTERM)
   --port <port>         HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)
   --host <host>         address to bind (default ${DEFAULT_HOST})
   --network <name>      local, fuji or mainnet ids and rules (default local)
@@ -76,62 +98,67 @@ Node options (every simulated node; node i listens on port + 2i):
 
   -h, --help            show this help
   -v, --version         print the version
+
+Exit codes: 0 success, 1 failure (to start, a failed assertion, a server's refusal), 2 usage
+error or invalid scenario file.
 `
-
-const OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  network: { type: 'string' },
-  nodes: { type: 'string' },
-  mnemonic: { type: 'string' },
-  accounts: { type: 'string' },
-  balance: { type: 'string' },
-  'block-time': { type: 'string' },
-  'data-api-port': { type: 'string' },
-  l1: { type: 'string', multiple: true },
-  'api-admin-enabled': { type: 'string' },
-  'data-dir': { type: 'string' },
-  'profile-dir': { type: 'string' },
-  'plugin-dir': { type: 'string' },
-  'log-level': { type: 'string' },
-  'log-display-level': { type: 'string' },
-  'health-check-frequency': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} as const
-
-/** A bad command line: reported with the usage hint and exit code 2. */
-class UsageError extends BaseError {
-  override name = 'UsageError'
-}
 
 export async function runCli(argv: string[], io: CliIO = {}): Promise<CliResult> {
   const stdout = io.stdout ?? process.stdout
   const stderr = io.stderr ?? process.stderr
-  let command: string | undefined
-  let options: DevnetOptions
+  let line: CommandLine
   try {
-    const parsed = parseCommandLine(argv)
-    if (parsed.help) {
-      stdout.write(USAGE)
-      return { exitCode: 0 }
-    }
-    if (parsed.version) {
-      stdout.write(`${version()}\n`)
-      return { exitCode: 0 }
-    }
-    command = parsed.command
-    options = parsed.options
+    line = parseCommandLine(argv)
   } catch (error) {
     return usageFailure(stderr, error)
   }
-  if (command !== 'start') return usageFailure(stderr, new UsageError(command === undefined ? 'missing command' : `unknown command "${command}"`))
+  if (line.kind === 'help') {
+    stdout.write(USAGE)
+    return { exitCode: 0 }
+  }
+  if (line.kind === 'version') {
+    stdout.write(`${version()}\n`)
+    return { exitCode: 0 }
+  }
+  switch (line.command) {
+    case 'run':
+      return { exitCode: await runCommand(line.args[0]!, stdout, stderr) }
+    case 'snapshot save':
+      return { exitCode: await snapshotSave(line.args[0]!, line.url ?? DEFAULT_URL, stdout, stderr) }
+    case 'snapshot inspect':
+      return { exitCode: await snapshotInspect(line.args[0]!, stdout, stderr) }
+    case 'snapshot load':
+      return start({ ...line, snapshot: line.args[0]! }, io, stdout, stderr)
+    case 'start':
+      return start(line, io, stdout, stderr)
+  }
+}
 
+async function start(line: Extract<CommandLine, { kind: 'command' }>, io: CliIO, stdout: Output, stderr: ProgressOutput): Promise<CliResult> {
+  const defaultScenario = io.defaultScenario ?? DEFAULT_SCENARIO
+  const scenario = line.scenario ?? (line.snapshot === undefined && !line.noScenario && existsSync(defaultScenario) ? defaultScenario : undefined)
+  const progress = scenario === undefined ? undefined : createProgressReporter(stderr, scenario)
+  const options: DevnetOptions = {
+    ...line.options,
+    ...(scenario === undefined ? {} : { scenario }),
+    ...(line.snapshot === undefined ? {} : { snapshot: line.snapshot }),
+    ...(progress === undefined ? {} : { onScenarioProgress: (p) => progress.report(p) }),
+  }
   let devnet: Devnet
   try {
     devnet = await startDevnet(options)
   } catch (error) {
+    progress?.done()
     if (error instanceof InvalidArgumentError) return usageFailure(stderr, error)
+    if (error instanceof ScenarioValidationError) {
+      stderr.write(`${error.shortMessage}\n`)
+      return { exitCode: 2 }
+    }
+    const unreadable = error as NodeJS.ErrnoException
+    if (unreadable.path !== undefined && ['ENOENT', 'EACCES', 'EISDIR'].includes(unreadable.code ?? '')) {
+      stderr.write(`l1sim: cannot read ${unreadable.path}: ${unreadable.code}\n`)
+      return { exitCode: 2 }
+    }
     const code = (error as { code?: string }).code
     const message =
       code === 'EADDRINUSE'
@@ -142,9 +169,11 @@ export async function runCli(argv: string[], io: CliIO = {}): Promise<CliResult>
     stderr.write(`l1sim: ${message}\n`)
     return { exitCode: 1 }
   }
+  progress?.done()
 
-  const closed = watchSignals(devnet, io.signals)
-  stdout.write(banner(devnet, options))
+  const closed = watchSignals(devnet, io.signals, line.saveOnExit, stdout, stderr)
+  stdout.write(await banner(devnet, version(), { ...(scenario === undefined ? {} : { scenario }), ...(line.snapshot === undefined ? {} : { snapshot: line.snapshot }) }))
+  for (const failure of devnet.scenario?.failures ?? []) stderr.write(`l1sim: assertion failed: ${failure.file}:${failure.line}:${failure.column}: ${failure.path}: ${failure.message}\n`)
   try {
     await answersChainId(devnet)
   } catch (error) {
@@ -156,110 +185,6 @@ export async function runCli(argv: string[], io: CliIO = {}): Promise<CliResult>
   return { exitCode: 0, devnet, closed }
 }
 
-function parseCommandLine(argv: string[]): { command?: string; options: DevnetOptions; help: boolean; version: boolean } {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>
-  try {
-    // A bare Go bool flag means true.
-    const args = argv.map((arg) => (arg === '--api-admin-enabled' ? '--api-admin-enabled=true' : arg))
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true })
-  } catch (error) {
-    throw new UsageError((error as Error).message)
-  }
-  const { values, positionals } = parsed
-  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`)
-  const options: DevnetOptions = {
-    host: values.host ?? DEFAULT_HOST,
-    port: values.port === undefined ? DEFAULT_PORT : integer('--port', values.port, 0, 65535),
-    preset: values.network === undefined ? 'local' : presetName(values.network),
-    nodes: values.nodes === undefined ? undefined : integer('--nodes', values.nodes, 1, 100),
-    mnemonic: values.mnemonic,
-    accounts: values.accounts === undefined ? undefined : integer('--accounts', values.accounts, 0, 10_000),
-    balance: values.balance === undefined ? undefined : tokens('--balance', values.balance),
-    // Block timestamps follow the wall clock in the CLI, as anvil's do.
-    clock: { mode: 'realtime' },
-    mining: values['block-time'] === undefined ? { mode: 'auto' } : blockTime(values['block-time']),
-    l1s: (values.l1 ?? []).map(l1Option),
-    ...(values['data-api-port'] !== undefined ? { dataApi: { port: integer('--data-api-port', values['data-api-port'], 0, 65535) } } : {}),
-    node: {
-      apiAdminEnabled: values['api-admin-enabled'] === undefined ? false : goBool('--api-admin-enabled', values['api-admin-enabled']),
-      ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
-      ...(values['profile-dir'] !== undefined ? { profileDir: values['profile-dir'] } : {}),
-      ...(values['plugin-dir'] !== undefined ? { pluginDir: values['plugin-dir'] } : {}),
-      ...(values['log-level'] !== undefined ? { logLevel: logLevel('--log-level', values['log-level']) } : {}),
-      ...(values['log-display-level'] !== undefined ? { logDisplayLevel: logLevel('--log-display-level', values['log-display-level']) } : {}),
-      ...(values['health-check-frequency'] !== undefined ? { healthCheckFrequency: goDurationSeconds('--health-check-frequency', values['health-check-frequency']) } : {}),
-      display: process.stderr,
-    },
-  }
-  if (options.host === '') throw new UsageError('--host must not be empty')
-  return { command: positionals[0], options, help: values.help === true, version: values.version === true }
-}
-
-/** Go's `strconv.ParseBool`, as a bool flag's `=value` is read. */
-function goBool(flag: string, text: string): boolean {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false
-  throw new UsageError(`${flag} must be true or false, got "${text}"`)
-}
-
-function logLevel(flag: string, text: string): LogLevelName {
-  try {
-    return formatLogLevel(parseLogLevel(text)) as LogLevelName
-  } catch {
-    throw new UsageError(`${flag} must be one of OFF, FATAL, ERROR, WARN, INFO, TRACE, DEBUG, VERBO, got "${text}"`)
-  }
-}
-
-/** A Go duration (`30s`, `1m30s`, `500ms`) in seconds; must be positive, as avalanchego requires. */
-function goDurationSeconds(flag: string, text: string): number {
-  const units: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 }
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)]
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text)
-    throw new UsageError(`${flag} must be a duration such as 30s, 1m or 500ms, got "${text}"`)
-  const seconds = parts.reduce((sum, p) => sum + Number(p[1]) * units[p[2]!]!, 0)
-  if (!(seconds > 0)) throw new UsageError('health-check-frequency must be positive')
-  return seconds
-}
-
-/** `--l1 name=genesis.json[,upgrade.json]`: the files are read now, so a typo fails before the start. */
-function l1Option(text: string): L1Options {
-  const match = /^([^=]+)=([^,]+)(?:,(.+))?$/.exec(text)
-  if (!match) throw new UsageError(`--l1 must be <name>=<genesis file>[,<upgrade file>], got "${text}"`)
-  const read = (path: string) => {
-    try {
-      return readFileSync(path, 'utf8')
-    } catch (error) {
-      throw new UsageError(`--l1 ${match[1]}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
-    }
-  }
-  return { name: match[1]!, genesis: read(match[2]!), ...(match[3] ? { upgrade: read(match[3]) } : {}) }
-}
-
-function integer(flag: string, text: string, min: number, max: number): number {
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`)
-  return n
-}
-
-function presetName(text: string): NetworkPresetName {
-  if (!Object.hasOwn(NETWORK_PRESETS, text)) throw new UsageError(`--network must be local, fuji or mainnet, got "${text}"`)
-  return text as NetworkPresetName
-}
-
-/** Decimal AVAX (up to 18 decimals) to wei. */
-function tokens(flag: string, text: string): bigint {
-  const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
-  if (!match) throw new UsageError(`${flag} must be an amount of AVAX such as 10000 or 0.5, got "${text}"`)
-  return BigInt(match[1]!) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'))
-}
-
-function blockTime(text: string): MiningMode {
-  const interval = /^\d+$/.test(text) ? Number(text) : Number.NaN
-  if (!Number.isSafeInteger(interval) || interval < 1)
-    throw new UsageError(`--block-time must be a whole number of seconds, 1 or more, got "${text}"`)
-  return { mode: 'interval', interval }
-}
-
 function usageFailure(stderr: Output, error: unknown): CliResult {
   const message = error instanceof BaseError ? error.shortMessage : String(error)
   stderr.write(`l1sim: ${message}\nRun "l1sim --help" for usage.\n`)
@@ -269,57 +194,6 @@ function usageFailure(stderr: Output, error: unknown): CliResult {
 function version(): string {
   // ../package.json from src/ (tests) and from dist/ (the installed bin) alike.
   return (createRequire(import.meta.url)('../package.json') as { version: string }).version
-}
-
-function banner(devnet: Devnet, options: DevnetOptions): string {
-  const { network } = devnet
-  const { preset } = network
-  const rule = '=================='
-  const field = (name: string, value: string | number) => `${`${name}:`.padEnd(19)}${value}`
-  const avax = (wei: bigint) => `${wei / 10n ** 18n}${wei % 10n ** 18n === 0n ? '' : `.${(wei % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '')}`}`
-  const balance = options.balance ?? 10_000n * 10n ** 18n
-  const mining = options.mining?.mode === 'interval' ? `a block every ${options.mining.interval} s` : 'automine (a block per transaction)'
-  const lines = [
-    `l1sim ${version()}`,
-    '',
-    'Network',
-    rule,
-    field('Preset', `${network.presetName} (network id ${preset.networkId})`),
-    field('Nodes', network.nodes.length),
-    field('P-Chain', preset.pChainId),
-    field('X-Chain', preset.xChainId),
-    field('C-Chain', `${preset.cChainId} (EVM chain id ${preset.evmChainId})`),
-    field('Mining', mining),
-    ...network.l1s.map((l1) => field(`L1 ${l1.name}`, `${l1.blockchainId} (EVM chain id ${l1.chain.chainId}, subnet ${l1.subnetId})`)),
-    '',
-    'Endpoints',
-    rule,
-    field('HTTP', devnet.rpcUrl()),
-    field('WebSocket', devnet.wsUrl()),
-    field('Data API', `${devnet.dataApiUrl ?? devnet.url}/v1 (docs: /v1/docs)`),
-    ...network.l1s.flatMap((l1) => [field(`HTTP (${l1.name})`, devnet.rpcUrl(l1.name)), field(`WebSocket (${l1.name})`, devnet.wsUrl(l1.name))]),
-    '',
-    'Nodes',
-    rule,
-    ...devnet.nodes.map((n) => `(${n.index}) ${n.nodeId} ${n.url}`),
-    field('Admin API', options.node?.apiAdminEnabled ? 'enabled (/ext/admin)' : 'disabled (--api-admin-enabled=true to serve /ext/admin)'),
-    field('Network control', '/ext/sim (sim.*: faults, time)'),
-    '',
-    'Available Accounts',
-    rule,
-    ...network.devAccounts.map((a, i) => `(${i}) ${a.address} (${avax(balance)} AVAX)`),
-    '',
-    'Private Keys',
-    rule,
-    ...network.devAccounts.map((a, i) => `(${i}) ${a.privateKey}`),
-    '',
-    'Wallet',
-    rule,
-    field('Mnemonic', options.mnemonic ?? DEFAULT_MNEMONIC),
-    field('Derivation path', `${DEFAULT_DERIVATION_PATH}/`),
-    '',
-  ]
-  return `${lines.join('\n')}\n`
 }
 
 /** One eth_chainId over the bound socket, so "ready" means a client would get an answer. */
@@ -334,18 +208,33 @@ function answersChainId(devnet: Devnet): Promise<void> {
   })
 }
 
-/** The first SIGINT/SIGTERM closes the devnet; `closed` resolves however it was closed. */
-function watchSignals(devnet: Devnet, signals: SignalSource | undefined): Promise<void> {
+/**
+ * The first SIGINT/SIGTERM closes the devnet; `closed` resolves however it was closed. With
+ * `--save-on-exit`, the network is saved first (the servers stop answering only after).
+ */
+function watchSignals(devnet: Devnet, signals: SignalSource | undefined, saveOnExit: string | undefined, stdout: Output, stderr: Output): Promise<number> {
   const close = devnet.close
-  let resolveClosed!: () => void
-  const closed = new Promise<void>((resolve) => (resolveClosed = resolve))
+  let resolveClosed!: (code: number) => void
+  const closed = new Promise<number>((resolve) => (resolveClosed = resolve))
   const onSignal = () => void devnet.close()
-  devnet.close = async () => {
-    signals?.off('SIGINT', onSignal)
-    signals?.off('SIGTERM', onSignal)
-    await close()
-    resolveClosed()
-  }
+  let closing: Promise<void> | undefined
+  devnet.close = () =>
+    (closing ??= (async () => {
+      signals?.off('SIGINT', onSignal)
+      signals?.off('SIGTERM', onSignal)
+      let code = 0
+      if (saveOnExit !== undefined) {
+        try {
+          const saved = await devnet.network.save(saveOnExit)
+          stdout.write(`l1sim: saved the network to ${saved.path} (${saved.bytes} bytes, sha256 ${saved.sha256})\n`)
+        } catch (error) {
+          stderr.write(`l1sim: cannot save the network to ${saveOnExit}: ${error instanceof BaseError ? error.shortMessage : (error as Error).message}\n`)
+          code = 1
+        }
+      }
+      await close()
+      resolveClosed(code)
+    })())
   signals?.once('SIGINT', onSignal)
   signals?.once('SIGTERM', onSignal)
   return closed
@@ -365,4 +254,5 @@ function isMain(): boolean {
 if (isMain()) {
   const result = await runCli(process.argv.slice(2), { signals: process })
   process.exitCode = result.exitCode
+  if (result.closed) process.exitCode = await result.closed
 }

@@ -1,10 +1,11 @@
 /**
  * The library entry. `startDevnet()` is the one-call start for integration tests: a network and
- * its HTTP server on a port (0 for a free one); `createNetwork()` gives the network alone, to
- * drive in-process or to serve with `createServer()`.
+ * its HTTP server on a port (0 for a free one), optionally from a scenario file or a snapshot file;
+ * `createNetwork()` gives the network alone, to drive in-process or to serve with `createServer()`;
+ * `loadNetwork()` gives one back from a snapshot file.
  *
  * @example
- * const devnet = await startDevnet({ port: 0 })
+ * const devnet = await startDevnet({ port: 0, scenario: 'scenarios/default.yaml' })
  * const client = createPublicClient({ transport: http(devnet.rpcUrl()) })
  * // …
  * await devnet.close()
@@ -12,7 +13,10 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, networkDataRoutes, type L1simServer } from './api/server.js'
 import { dataRoutes, errorBody } from './api/routes/data/index.js'
+import { InvalidArgumentError } from './core/errors.js'
 import { createNetwork, type Network, type NetworkOptions } from './network/network.js'
+import { networkOptionsOf, readScenario, runScenario, type Scenario, type ScenarioRun, type StepProgress } from './scenario/index.js'
+import { loadNetwork, type LoadOverrides } from './snapshot/index.js'
 
 export { createNetwork, DEFAULT_DEV_BALANCE, Network, type NetworkOptions } from './network/network.js'
 export { SimNode, type NodeOptions } from './network/node.js'
@@ -29,12 +33,48 @@ export { ValidatorRegistry, type ValidatorEntry } from './network/validators.js'
 export { signWarpMessage, findWarpMessage, warpMessageId, type SignWarpOptions } from './network/warp.js'
 export { packPredicate, packPredicateHex, WARP_ADDRESS } from './evm/warp/predicate.js'
 export { parseUnsignedMessage, parseMessage } from './evm/warp/codec.js'
+export {
+  createScenarioNetwork,
+  networkOptionsOf,
+  parseScenario,
+  readScenario,
+  runScenario,
+  ScenarioStepError,
+  ScenarioValidationError,
+  type AssertionFailure,
+  type RunOptions,
+  type Scenario,
+  type ScenarioIssue,
+  type ScenarioRefs,
+  type ScenarioRun,
+  type StepProgress,
+} from './scenario/index.js'
+export { inspectSnapshot, loadNetwork, saveNetwork, SnapshotFileError, type LoadOverrides, type SnapshotInfo } from './snapshot/index.js'
 
 export type DevnetOptions = NetworkOptions & {
   /** Default `127.0.0.1`. */
   host?: string
   /** Node 0's port, default 9650; node i listens on port + 2i (9652, 9654, …), as avalanchego nodes side by side. 0 gives every node a free port (what tests should use). */
   port?: number
+  /**
+   * A scenario to start from: a scenario file's path or a parsed {@link Scenario}. Its network
+   * options apply, overridden by the ones given here (`node` and `dataApi` field by field); its
+   * steps run on its own clock before the servers start (a `clock.mode` given here applies after
+   * them), and the state they leave is what `network.reset()` (and `anvil_reset`, `sim.reset`)
+   * return to. The run's result (assertions passed and failed) is `devnet.scenario`; a failed
+   * assertion does not stop the start, a step that cannot run does (`ScenarioStepError`).
+   */
+  scenario?: string | Scenario
+  /**
+   * A snapshot file (`network.save(path)`, `sim.saveSnapshot`, `l1sim start --save-on-exit`) to
+   * continue from: the network is the saved one, so the options that shape a network (preset,
+   * nodes, accounts, seed, L1s, mining) come from the file; `clock`, `node` and `dataApi` here
+   * still apply. Not together with `scenario`: the snapshot already holds the state its scenario
+   * left.
+   */
+  snapshot?: string
+  /** Called as the scenario's steps run (steps done, blocks, elapsed time): the CLI's progress line. */
+  onScenarioProgress?: (progress: StepProgress) => void
 }
 
 /** One simulated node's server. */
@@ -60,14 +100,68 @@ export type Devnet = {
   server: L1simServer
   /** `http://HOST:PORT` of the data API's own server (only /v1), when `dataApi.port` was given. */
   dataApiUrl?: string
+  /** The scenario's run (assertions passed and failed, named snapshots), when started from one. */
+  scenario?: ScenarioRun
   /** Closes client sockets, every server and the network's timers; safe to call twice. */
   close(): Promise<void>
 }
 
-/** Creates a network and serves every node over HTTP and WebSocket; resolves once every port is bound. */
+/**
+ * Creates a network (from genesis, a scenario or a snapshot file) and serves every node over HTTP
+ * and WebSocket; resolves once every port is bound.
+ */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  const { host = DEFAULT_HOST, port = DEFAULT_PORT, ...networkOptions } = options
-  const network = await createNetwork(networkOptions)
+  const { host = DEFAULT_HOST, port = DEFAULT_PORT, scenario, snapshot, onScenarioProgress, ...networkOptions } = options
+  if (scenario !== undefined && snapshot !== undefined)
+    throw new InvalidArgumentError('give a scenario or a snapshot, not both: a snapshot already holds the state its scenario left')
+  let network: Network
+  let run: ScenarioRun | undefined
+  if (snapshot !== undefined) {
+    network = await loadNetwork(snapshot, runtimeSettings(networkOptions))
+  } else if (scenario !== undefined) {
+    ;({ network, run } = await startScenario(typeof scenario === 'string' ? await readScenario(scenario) : scenario, networkOptions, onScenarioProgress))
+  } else {
+    network = await createNetwork(networkOptions)
+  }
+  return serveNetwork(network, { host, port, ...(run === undefined ? {} : { scenario: run }) })
+}
+
+/**
+ * A scenario's network, its steps run, and that state marked as the one `reset()` returns to (what
+ * `createScenarioNetwork` does, with progress reports). The options given override the scenario's
+ * (`node` and `dataApi` field by field); the steps run on the scenario's own clock, since their
+ * times count from its start, and a `clock.mode` given applies from the end of the steps (the CLI
+ * serves a scenario's network in realtime from where its timeline ended).
+ */
+async function startScenario(scenario: Scenario, overrides: NetworkOptions, onProgress: ((progress: StepProgress) => void) | undefined): Promise<{ network: Network; run: ScenarioRun }> {
+  const { clock, node, dataApi, ...rest } = overrides
+  const own = networkOptionsOf(scenario)
+  const network = await createNetwork({
+    ...own,
+    ...rest,
+    ...(node === undefined ? {} : { node: { ...own.node, ...node } }),
+    ...(dataApi === undefined ? {} : { dataApi: { ...own.dataApi, ...dataApi } }),
+  })
+  try {
+    const run = await runScenario(network, scenario, onProgress === undefined ? {} : { onProgress })
+    if (clock?.mode !== undefined && clock.mode !== network.clock.mode) network.setClockMode(clock.mode)
+    await network.markInitial()
+    return { network, run }
+  } catch (error) {
+    await network.close()
+    throw error
+  }
+}
+
+/** The options a loaded snapshot still takes: how it runs, not what it is. */
+function runtimeSettings(options: NetworkOptions): LoadOverrides {
+  const { clock, node, dataApi } = options
+  return { ...(clock === undefined ? {} : { clock }), ...(node === undefined ? {} : { node }), ...(dataApi === undefined ? {} : { dataApi }) }
+}
+
+/** Serves every node of `network`; on a failure to bind, closes what was opened and the network. */
+async function serveNetwork(network: Network, options: { host: string; port: number; scenario?: ScenarioRun }): Promise<Devnet> {
+  const { host, port } = options
   const servers = network.nodes.map((node) => createServer({ network, node, host, port: port === 0 ? 0 : port + 2 * node.index }))
   // Every server to close: the nodes' and, when asked for, the data API's own.
   const toClose: FastifyInstance[] = [...servers]
@@ -104,6 +198,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     network,
     server: nodes[0]!.server,
     ...(dataApiUrl === undefined ? {} : { dataApiUrl }),
+    ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
     close: () =>
       (closing ??= (async () => {
         for (const server of toClose) await server.close()

@@ -1,8 +1,48 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main as quickstart } from '../examples/quickstart.js'
+import { main as scenarioStart } from '../examples/scenarioStart.js'
+import { main as fixture } from '../examples/fixture.js'
+import { main as saveLoad } from '../examples/saveLoad.js'
+import { main as reset } from '../examples/reset.js'
+
+const ether = 10n ** 18n
 
 describe('README examples', () => {
   it('quickstart: send, read, revert', async () => {
     expect(await quickstart()).toEqual({ balance: 10n ** 18n, afterRevert: 0n })
+  })
+
+  it('scenarioStart: a devnet from scenarios/default.yaml, its assertions and names', async () => {
+    expect(await scenarioStart()).toEqual({ passed: 3, failed: 0, carolOnDex: 5n * ether, tokenCode: true })
+  })
+
+  it('fixture: loadFixture runs the setup once and reverts to it', async () => {
+    expect(await fixture()).toEqual({ inFirstTest: 3n * ether, inSecondTest: 1n * ether, setupRuns: 1 })
+  })
+
+  it('saveLoad: a snapshot file continues in-process and served', async () => {
+    const root = fileURLToPath(new URL('./.tmp/', import.meta.url))
+    mkdirSync(root, { recursive: true })
+    const dir = mkdtempSync(join(root, 'example-save-load-'))
+    try {
+      const result = await saveLoad(dir)
+      expect(result.bytes).toBeGreaterThan(0)
+      expect(result.loaded).toEqual({ balance: 3n, height: 2n })
+      expect(result.served).toEqual({ balance: 3n, height: 2n })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('reset: back to the state the scenario left', async () => {
+    const result = await reset()
+    expect(result.afterScenario).toBe(10_001n * ether + ether / 2n)
+    expect(result.changed).toBe(ether)
+    expect(result.afterReset).toBe(result.afterScenario)
+    expect(result.heights[1]).toBe(result.heights[0])
+    expect(result.heights[0]).toBeGreaterThan(0n)
   })
 })

@@ -10,6 +10,10 @@ export type SeededRandom = {
   derive(label: string): Uint8Array
   /** A stream of fresh values: each call returns the next 32 bytes for `label`. */
   next(label: string): Uint8Array
+  /** How far each {@link next} stream has gone, by label (a file snapshot keeps it). */
+  positions(): Map<string, number>
+  /** Moves the {@link next} streams to saved positions (loading a file snapshot). */
+  restorePositions(positions: ReadonlyMap<string, number>): void
 }
 
 export function createSeededRandom(seed: string): SeededRandom {
@@ -23,6 +27,11 @@ export function createSeededRandom(seed: string): SeededRandom {
       const i = counters.get(label) ?? 0
       counters.set(label, i + 1)
       return derive(`${label}#${i}`)
+    },
+    positions: () => new Map(counters),
+    restorePositions(positions) {
+      counters.clear()
+      for (const [label, i] of positions) counters.set(label, i)
     },
   }
 }

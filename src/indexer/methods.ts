@@ -30,6 +30,10 @@ export type MethodRegistry = {
   registerArtifact(artifact: ContractArtifact): string[]
   /** The signature of a 4-byte selector (`0x` and 8 hex digits, any case), if known. */
   methodName(selector: string): string | undefined
+  /** The registered signatures (not the built-ins), in registration order: what a file snapshot keeps. */
+  signatures(): string[]
+  /** Registers canonical signatures as {@link signatures} listed them (loading a file snapshot). */
+  registerSignatures(signatures: readonly string[]): void
 }
 
 /** Keccak-256 of a signature, first 4 bytes, lower-case hex. */
@@ -221,6 +225,10 @@ export function createMethodRegistry(): MethodRegistry {
     methodName(selector: string): string | undefined {
       const key = selector.toLowerCase()
       return registered.get(key) ?? builtInMethodName(key)
+    },
+    signatures: () => [...registered.values()],
+    registerSignatures(signatures) {
+      for (const s of signatures) registered.set(selectorOf(s), s)
     },
   }
 }

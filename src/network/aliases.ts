@@ -129,6 +129,12 @@ export class HttpRouter {
     if (error) throw new RouteConflictError(error)
   }
 
+  /** Every `addAliases` so far as `[base, aliases]` (both after `/ext/`), in order: what a file snapshot keeps. */
+  aliasList(): [string, string[]][] {
+    const strip = (url: string) => url.slice(BASE_URL.length + 1)
+    return [...this.aliasesOf].map(([base, aliases]) => [strip(base), aliases.map(strip)])
+  }
+
   /** What serves `/ext/<path>` (exact match, as gorilla/mux without strict slash), by its target. */
   lookup(path: string): string | undefined {
     return this.byUrl.get(`${BASE_URL}/${path}`)

@@ -121,6 +121,13 @@ export class FaultState {
     this.events.emit('change', [])
   }
 
+  /** Replaces every fault with a saved list (loading a file snapshot), announced as one change. */
+  restore(faults: readonly Fault[]): void {
+    for (const f of faults) if ('node' in f && f.node !== undefined) this.#checkNode(f.node)
+    this.#faults = faults.map((f) => ({ ...f }))
+    this.events.emit('change', this.list())
+  }
+
   #checkNode(node: number): void {
     if (!Number.isInteger(node) || node < 0 || node >= this.#nodeCount)
       throw new InvalidArgumentError(`node ${node} does not exist (the network has ${this.#nodeCount} nodes)`)

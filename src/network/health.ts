@@ -78,7 +78,10 @@ export const NOT_YET_RUN_RESULT: Readonly<HealthResult> = Object.freeze({
 
 type Stored = { result: HealthResult; json: string }
 
-type Registered = { name: string; tags: readonly string[]; run: HealthCheck['check'] }
+type Registered = { name: string; tags: readonly string[]; run: HealthCheck['check']; monotonic?: MonotonicCache }
+
+/** A worker's results and schedule as plain data: what a file snapshot keeps of it. */
+export type HealthWorkerState = { results: [string, HealthResult][]; nextRunAtMs: number | undefined; lastRunAtMs: number | undefined }
 
 export type HealthScheduleOptions = {
   clock: Pick<Clock, 'nowMs'>
@@ -164,7 +167,8 @@ export class HealthWorker {
       if (!names) this.#tags.set(tag, (names = new Set()))
       names.add(check.name)
     }
-    this.#checks.set(check.name, { name: check.name, tags, run: check.monotonic ? monotonic(check.check) : check.check })
+    const cache = check.monotonic ? monotonic(check.check) : undefined
+    this.#checks.set(check.name, { name: check.name, tags, run: cache?.run ?? check.check, ...(cache ? { monotonic: cache } : {}) })
     this.#store(check.name, { ...NOT_YET_RUN_RESULT })
   }
 
@@ -251,6 +255,26 @@ export class HealthWorker {
     return run
   }
 
+  /** The results and schedule (a file snapshot saves them). */
+  exportState(): HealthWorkerState {
+    return { results: [...this.#results].map(([name, stored]) => [name, stored.result]), nextRunAtMs: this.#nextRunAtMs, lastRunAtMs: this.#lastRunAtMs }
+  }
+
+  /**
+   * Puts back saved results and schedule (loading a file snapshot; checks saved but not registered
+   * are skipped). A monotonic check keeps the details of its saved passing result, as it did.
+   */
+  importState(state: HealthWorkerState): void {
+    for (const [name, result] of state.results) {
+      const check = this.#checks.get(name)
+      if (!check) continue
+      this.#store(name, result)
+      check.monotonic?.set(result.error === undefined ? result.message : undefined)
+    }
+    if (this.#clock) this.#nextRunAtMs = state.nextRunAtMs
+    this.#lastRunAtMs = state.lastRunAtMs
+  }
+
   async #tick(now: number | undefined): Promise<number> {
     const clock = this.#clock
     if (!clock || this.#nextRunAtMs === undefined) return 0
@@ -315,17 +339,25 @@ export class HealthWorker {
   }
 }
 
+type MonotonicCache = { run: HealthCheck['check']; set(details: unknown): void }
+
 /** `RegisterMonotonicCheck`'s wrapper: the first passing details (when defined) are returned for ever after. */
-function monotonic(check: HealthCheck['check']): HealthCheck['check'] {
+function monotonic(check: HealthCheck['check']): MonotonicCache {
   let cached: unknown
   const remember = (outcome: HealthCheckOutcome) => {
     if (outcome.error === undefined && outcome.details !== undefined) cached = outcome.details
     return outcome
   }
-  return (ctx) => {
+  const run: HealthCheck['check'] = (ctx) => {
     if (cached !== undefined) return { details: cached }
     const outcome = check(ctx)
     return outcome instanceof Promise ? outcome.then(remember) : remember(outcome)
+  }
+  return {
+    run,
+    set: (details) => {
+      cached = details
+    },
   }
 }
 
@@ -364,6 +396,17 @@ export class NodeHealth {
   /** Runs whatever is due at `now` (virtual unix seconds; default the clock's). Call from `Network.tick`. */
   async tick(now?: number): Promise<void> {
     await Promise.all([this.readiness.tick(now), this.health.tick(now), this.liveness.tick(now)])
+  }
+
+  /** The three workers' results and schedules (a file snapshot saves them). */
+  exportState(): Record<HealthWorkerName, HealthWorkerState> {
+    return { readiness: this.readiness.exportState(), health: this.health.exportState(), liveness: this.liveness.exportState() }
+  }
+
+  importState(state: Record<HealthWorkerName, HealthWorkerState>): void {
+    this.readiness.importState(state.readiness)
+    this.health.importState(state.health)
+    this.liveness.importState(state.liveness)
   }
 
   stop(): void {

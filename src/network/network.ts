@@ -1,5 +1,5 @@
 import { hexToBytes } from '@ethereumjs/util'
-import { createClock, type Clock, type ClockOptions } from '../core/clock.js'
+import { createClock, type Clock, type ClockMode, type ClockOptions } from '../core/clock.js'
 import { InvalidArgumentError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
 import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccount, type NodeIdentity } from '../core/keys.js'
@@ -88,6 +88,8 @@ export class Network {
   readonly dataApi: DataApiOptions
   /** Selector → signature for the data API's `Method.methodName`: built-ins plus {@link registerAbi}. */
   readonly methods: MethodRegistry = createMethodRegistry()
+  /** The options the network was created with, its clock's start resolved (a file snapshot recreates it from them). */
+  readonly options: NetworkOptions
   readonly #random: SeededRandom
   readonly #l1Context: CreateL1Context
   readonly #snapshots = new Map<bigint, NetworkSnapshot>()
@@ -110,7 +112,9 @@ export class Network {
     random: SeededRandom
     l1Context: CreateL1Context
     dataApi: DataApiOptions
+    options: NetworkOptions
   }) {
+    this.options = init.options
     this.presetName = init.presetName
     this.preset = NETWORK_PRESETS[init.presetName]
     this.clock = init.clock
@@ -138,6 +142,8 @@ export class Network {
       throw new InvalidArgumentError(`nodes must be an integer from 1 to 100, got ${nodeCount}`)
     const random = createSeededRandom(options.seed ?? 'l1sim')
     const clock = createClock(options.clock)
+    const { wallNow: _wallNow, ...clockSettings } = options.clock ?? {}
+    const created: NetworkOptions = { ...options, clock: { ...clockSettings, mode: clock.mode, start: clock.nowMs() / 1000 } }
     const devAccounts = deriveDevAccounts({ mnemonic: options.mnemonic ?? DEFAULT_MNEMONIC, count: options.accounts ?? 20 })
     const identities = Array.from({ length: nodeCount }, (_, index) => createNodeIdentity(random.derive(`node/${index}`)))
     const nodeIds = identities.map((identity) => identity.nodeId)
@@ -228,7 +234,7 @@ export class Network {
       otherChains: [primary.pHealthSubject, primary.xHealthSubject],
     }
     const nodes = identities.map((identity, index) => new SimNode({ index, identity, options: options.node ?? {}, env }))
-    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary, random, l1Context, dataApi: options.dataApi ?? {} })
+    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary, random, l1Context, dataApi: options.dataApi ?? {}, options: created })
     // Rewards need 80% uptime as node 0 measured it; a validator that is not a simulated node has
     // no node to measure and counts as always up.
     uptimeOf = (nodeId, subnetId, start, end) =>
@@ -238,6 +244,31 @@ export class Network {
     network.#initial = await network.#capture()
     if (clock.mode === 'realtime') network.#startTimer()
     return network
+  }
+
+  /** The seeded randomness behind every derived id and key (a file snapshot keeps its stream positions). */
+  get random(): SeededRandom {
+    return this.#random
+  }
+
+  /**
+   * Writes the whole network to a snapshot file, atomically (see `saveNetwork` in src/snapshot).
+   * The file format lives in `snapshot/`, a layer above this one, which imports the network: a
+   * dynamic import keeps that one-way at load time and spares every network the format code.
+   */
+  async save(path: string): Promise<{ path: string; bytes: number; sha256: string }> {
+    const { saveNetwork } = await import('../snapshot/index.js')
+    return saveNetwork(this, path)
+  }
+
+  /** Switches the clock between manual and realtime, starting or stopping the timer that follows the wall clock. */
+  setClockMode(mode: ClockMode): void {
+    this.clock.setMode(mode)
+    if (mode === 'realtime' && !this.#timer) this.#startTimer()
+    if (mode === 'manual' && this.#timer) {
+      clearInterval(this.#timer)
+      this.#timer = undefined
+    }
   }
 
   get chains(): EvmChain[] {

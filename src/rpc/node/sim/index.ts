@@ -3,8 +3,9 @@
  * dialect — faults to inject and lift, network time, a forced health run, and primary-network
  * operations signed with the dev accounts' keys (validators, delegators, subnets, chains, L1
  * conversion and L1 validators, transfers between P, X and C, assets), each returning its tx id
- * and block height. Every node serves it;
- * faults are network-wide state, so any node can be asked.
+ * and block height; and the network's state as a whole: snapshot, revert, reset, save to a
+ * snapshot file. Every node serves it; faults and snapshots are network-wide state, so any node
+ * can be asked.
  */
 import { addValidator } from './addValidator.js'
 import { addDelegator } from './addDelegator.js'
@@ -31,6 +32,10 @@ import { openDatabase } from './openDatabase.js'
 import { resumeChain } from './resumeChain.js'
 import { runHealthChecks } from './runHealthChecks.js'
 import { stallChain } from './stallChain.js'
+import { snapshot } from './snapshot.js'
+import { revert } from './revert.js'
+import { reset } from './reset.js'
+import { saveSnapshot } from './saveSnapshot.js'
 
 export type { SimContext } from './context.js'
 
@@ -60,4 +65,8 @@ export const simService = {
   resumeChain,
   runHealthChecks,
   stallChain,
+  snapshot,
+  revert,
+  reset,
+  saveSnapshot,
 }

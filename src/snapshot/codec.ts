@@ -1,0 +1,232 @@
+import { Block, createBlockHeaderFromBytesArray, type BlockOptions } from '@ethereumjs/block'
+import { createTx, createTxFromRLP, TransactionType, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
+import type { Hex } from '../core/hex.js'
+import type { EvmChain } from '../evm/chain.js'
+import type { MinedTx, Receipt, StoredBlock } from '../evm/types.js'
+import { createUnsignedTx, isUnsignedTx } from '../evm/unsignedTx.js'
+
+/**
+ * Blocks and trie nodes, encoded for speed: a network with 10,000 blocks and 100,000 accounts
+ * holds a million trie nodes and a hundred thousand transactions, and ethereumjs' own RLP
+ * encoding and decoding of them (or `v8.serialize` calling back into JS for each byte array)
+ * would take many seconds. Blocks become records of bigints and hex strings (`v8.serialize`
+ * writes those natively) and come back lazily: a loaded block builds its ethereumjs objects the
+ * first time something reads `block` or a transaction's `tx`. Trie nodes are packed into one
+ * buffer.
+ */
+
+/** A transaction's fields: `[type, …BIGINT_FIELDS, to, data, accessList, authorizationList]` (hex without 0x), or its RLP for other types. */
+export type TxRecord = [number, ...unknown[]] | Uint8Array
+
+/**
+ * A mined transaction and its receipt as one array (no repeated keys; a log's positions are
+ * recomputed): `[tx, hash, from, unsigned, innerCalls (-1: not counted), status, gasUsed,
+ * cumulativeGasUsed, effectiveGasPrice, logs as [address, topics, data], bloom hex ('' when
+ * empty), contractAddress, error, returnValue hex]`.
+ */
+export type MinedTxRecord = [
+  TxRecord, Hex, Hex, boolean, number, 0 | 1, bigint, bigint, bigint, [Hex, Hex[], Hex][], string, Hex | null, string | undefined, string,
+]
+
+/** A block as saved: header values as bytes, transactions as {@link TxRecord}s, receipts with hex bytes. */
+export type BlockRecord = {
+  /** The header's RLP values, concatenated, and their lengths. */
+  header: Uint8Array
+  headerLengths: number[]
+  /** The state root after the block, hex without 0x (which states a file keeps is decided by it). */
+  stateRoot: string
+  withdrawals: boolean
+  hash: Hex
+  txs: MinedTxRecord[]
+  preStateRoot?: string
+  extras?: Record<string, bigint>
+}
+
+const BIGINT_FIELDS = ['chainId', 'nonce', 'gasPrice', 'maxPriorityFeePerGas', 'maxFeePerGas', 'gasLimit', 'value', 'v', 'r', 's'] as const
+const FIELD_TYPES: readonly number[] = [TransactionType.Legacy, TransactionType.AccessListEIP2930, TransactionType.FeeMarketEIP1559, TransactionType.EOACodeEIP7702]
+
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+const bytes = (text: string): Uint8Array => {
+  const b = Buffer.from(text, 'hex')
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+}
+const isZero = (value: Uint8Array): boolean => {
+  for (let i = 0; i < value.length; i++) if (value[i] !== 0) return false
+  return true
+}
+const prefixed = (value: Uint8Array): string => `0x${hex(value)}`
+const AUTHORIZATION_FIELDS = ['chainId', 'address', 'nonce', 'yParity', 'r', 's'] as const
+
+/** The records loaded blocks came from: saving a block nobody has read again reuses its record. */
+const records = new WeakMap<StoredBlock, BlockRecord>()
+
+export function blockToRecord(stored: StoredBlock): BlockRecord {
+  const known = records.get(stored)
+  if (known) return known
+  const { block } = stored
+  // The header's RLP values in one buffer: one byte array per header for v8 to write, not twenty.
+  const raw = block.header.raw()
+  return {
+    header: Buffer.concat(raw),
+    headerLengths: raw.map((v) => v.length),
+    stateRoot: hex(block.header.stateRoot),
+    withdrawals: block.withdrawals !== undefined,
+    hash: stored.hash,
+    txs: stored.txs.map((t): MinedTxRecord => {
+      const r = t.receipt
+      return [
+        txToRecord(t.tx), t.hash, t.from, isUnsignedTx(t.tx), t.innerCalls ?? -1,
+        r.status, r.gasUsed, r.cumulativeGasUsed, r.effectiveGasPrice,
+        r.logs.map((l) => [l.address, l.topics, l.data]),
+        isZero(r.logsBloom) ? '' : hex(r.logsBloom), r.contractAddress, r.error, hex(r.returnValue),
+      ]
+    }),
+    ...(stored.preStateRoot ? { preStateRoot: hex(stored.preStateRoot) } : {}),
+    ...(stored.extras ? { extras: stored.extras } : {}),
+  }
+}
+
+function txToRecord(tx: TypedTransaction): TxRecord {
+  if (!FIELD_TYPES.includes(tx.type)) return tx.serialize()
+  const fields = tx as unknown as Record<string, unknown>
+  // Access and authorization lists in their JSON form, which the transaction constructors take.
+  const accessList = fields.accessList as [Uint8Array, Uint8Array[]][] | undefined
+  const authorizationList = fields.authorizationList as Uint8Array[][] | undefined
+  return [
+    tx.type,
+    ...BIGINT_FIELDS.map((f) => fields[f]),
+    tx.to === undefined ? undefined : hex(tx.to.bytes),
+    hex(tx.data),
+    accessList?.length ? accessList.map(([address, keys]) => ({ address: prefixed(address), storageKeys: keys.map(prefixed) })) : undefined,
+    authorizationList?.length ? authorizationList.map((item) => Object.fromEntries(AUTHORIZATION_FIELDS.map((f, i) => [f, prefixed(item[i]!)]))) : undefined,
+  ]
+}
+
+function txFromRecord(record: TxRecord, opts: { common: BlockOptions['common'] }): TypedTransaction {
+  if (record instanceof Uint8Array) return createTxFromRLP(record, opts)
+  const [type, ...rest] = record
+  const data: Record<string, unknown> = { type }
+  BIGINT_FIELDS.forEach((f, i) => {
+    if (rest[i] !== undefined) data[f] = rest[i]
+  })
+  const [to, input, accessList, authorizationList] = rest.slice(BIGINT_FIELDS.length) as [string | undefined, string, unknown, unknown]
+  if (to !== undefined) data.to = `0x${to}`
+  data.data = `0x${input}`
+  if (accessList !== undefined) data.accessList = accessList
+  else if (type === TransactionType.AccessListEIP2930 || type === TransactionType.FeeMarketEIP1559 || type === TransactionType.EOACodeEIP7702) data.accessList = []
+  if (authorizationList !== undefined) data.authorizationList = authorizationList
+  return createTx(data as TypedTxData, opts)
+}
+
+/**
+ * A stored block from its record, whose ethereumjs block (and transactions) are built on first
+ * read. `eager` builds it now and checks its hash (the head, which the chain reads at once).
+ */
+export function blockFromRecord(chain: EvmChain, record: BlockRecord, number: bigint, eager: boolean): StoredBlock {
+  let block: Block | undefined
+  const materialize = (): Block => (block ??= buildBlock(chain, record))
+  const blockHash = record.hash
+  let logIndex = 0
+  const txs: MinedTx[] = record.txs.map((t, index) => {
+    const [, hash, from, , innerCalls, status, gasUsed, cumulativeGasUsed, effectiveGasPrice, logs, bloom, contractAddress, error, returnValue] = t
+    const receipt: Receipt = {
+      status,
+      gasUsed,
+      cumulativeGasUsed,
+      effectiveGasPrice,
+      logs: logs.map(([address, topics, data]) => ({ address, topics, data, logIndex: logIndex++, transactionIndex: index, transactionHash: hash, blockHash, blockNumber: number })),
+      logsBloom: bloom === '' ? new Uint8Array(256) : bytes(bloom),
+      contractAddress,
+      error,
+      returnValue: bytes(returnValue),
+    }
+    const mined = { hash, from, index, blockNumber: number, blockHash, receipt, ...(innerCalls >= 0 ? { innerCalls } : {}) } as MinedTx
+    Object.defineProperty(mined, 'tx', { get: () => materialize().transactions[index]!, enumerable: true })
+    return mined
+  })
+  const stored = {
+    hash: record.hash,
+    number,
+    txs,
+    ...(record.preStateRoot !== undefined ? { preStateRoot: bytes(record.preStateRoot) } : {}),
+    ...(record.extras ? { extras: record.extras } : {}),
+  } as StoredBlock
+  Object.defineProperty(stored, 'block', { get: materialize, enumerable: true })
+  records.set(stored, record)
+  if (eager) {
+    const built = materialize()
+    const hash = `0x${hex(built.hash())}`
+    if (hash !== record.hash || built.header.number !== number) throw new Error(`chain ${chain.alias}: block ${number} decodes to ${hash}, saved as ${record.hash}`)
+  }
+  return stored
+}
+
+function buildBlock(chain: EvmChain, record: BlockRecord): Block {
+  const opts: BlockOptions = { common: chain.common, setHardfork: true, skipConsensusFormatValidation: true }
+  const values: Uint8Array[] = []
+  let at = 0
+  for (const n of record.headerLengths) {
+    values.push(record.header.subarray(at, at + n))
+    at += n
+  }
+  const header = createBlockHeaderFromBytesArray(values, opts)
+  const txs = record.txs.map(([txRecord, , from, unsigned]) => {
+    const tx = txFromRecord(txRecord, { common: header.common })
+    return unsigned ? unsignedCopy(chain, tx, from) : tx
+  })
+  return new Block(header, txs, [], record.withdrawals ? [] : undefined, opts)
+}
+
+/** An impersonated sender's transaction as the chain made it: the stand-in signature, `from` as its sender. */
+export function unsignedCopy(chain: EvmChain, tx: TypedTransaction, from: Hex): TypedTransaction {
+  const { v: _v, r: _r, s: _s, yParity: _y, hash: _h, ...data } = tx.toJSON() as Record<string, unknown>
+  return createUnsignedTx(chain.common, { ...data, type: tx.type } as TypedTxData, from)
+}
+
+/**
+ * A trie database as one buffer: `u32 count`, then per node `u16 key length, u32 value length`
+ * (the top bit set for a string value) and the key's and value's bytes. Keys are the database's
+ * hex strings, written as bytes.
+ */
+export function packTrie(db: Map<string, string | Uint8Array>): Buffer {
+  let size = 4
+  for (const [key, value] of db) size += 6 + key.length / 2 + (typeof value === 'string' ? Buffer.byteLength(value) : value.length)
+  const out = Buffer.allocUnsafe(size)
+  out.writeUInt32BE(db.size, 0)
+  let at = 4
+  for (const [key, value] of db) {
+    const keyLength = key.length / 2
+    out.writeUInt16BE(keyLength, at)
+    if (typeof value === 'string') {
+      const n = out.write(value, at + 6 + keyLength, 'utf8')
+      out.writeUInt32BE((n | 0x80000000) >>> 0, at + 2)
+      out.write(key, at + 6, 'hex')
+      at += 6 + keyLength + n
+    } else {
+      out.writeUInt32BE(value.length, at + 2)
+      out.write(key, at + 6, 'hex')
+      out.set(value, at + 6 + keyLength)
+      at += 6 + keyLength + value.length
+    }
+  }
+  return out
+}
+
+/** The nodes of a {@link packTrie} buffer; values are views of it (no copy). */
+export function unpackTrie(packed: Buffer): Map<string, string | Uint8Array> {
+  const db = new Map<string, string | Uint8Array>()
+  const count = packed.readUInt32BE(0)
+  let at = 4
+  for (let i = 0; i < count; i++) {
+    const keyLength = packed.readUInt16BE(at)
+    const word = packed.readUInt32BE(at + 2)
+    const length = word & 0x7fffffff
+    const start = at + 6 + keyLength
+    if (start + length > packed.length) throw new RangeError('a trie node runs past its section')
+    const key = packed.toString('hex', at + 6, start)
+    db.set(key, word & 0x80000000 ? packed.toString('utf8', start, start + length) : new Uint8Array(packed.buffer, packed.byteOffset + start, length))
+    at = start + length
+  }
+  if (at !== packed.length) throw new RangeError(`the trie section has ${packed.length - at} bytes after its ${count} nodes`)
+  return db
+}

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { deserialize, serialize } from 'node:v8'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Hex } from '../../src/core/hex.js'
+import { createSeededRandom } from '../../src/core/random.js'
+import { createNetwork, type Network } from '../../src/network/network.js'
+import { inspectSnapshot, loadNetwork, saveNetwork, SnapshotFileError } from '../../src/snapshot/index.js'
+import { tempDir, transfer } from './helpers.js'
+
+const tmp = tempDir('file')
+const good = `${tmp.dir}/good.l1sim`
+let network: Network
+let bytes: Buffer
+
+/** A copy of the file with the checksum recomputed over what precedes it. */
+function rechecksum(file: Buffer): Buffer {
+  const out = Buffer.from(file)
+  createHash('sha256').update(out.subarray(0, out.length - 32)).digest().copy(out, out.length - 32)
+  return out
+}
+
+/** Loads `content` from a file; returns the error it throws (the test fails if it loads). */
+async function loadError(name: string, content: Buffer | string): Promise<unknown> {
+  const path = `${tmp.dir}/${name}`
+  writeFileSync(path, content)
+  const loaded = await loadNetwork(path).catch((error: unknown) => error)
+  if (!(loaded instanceof Error)) {
+    await (loaded as Network).close()
+    throw new Error(`${name} loaded`)
+  }
+  return loaded
+}
+
+beforeAll(async () => {
+  network = await createNetwork({ nodes: 1, node: { dataDir: `${tmp.dir}/data` } })
+  for (let i = 0; i < 3; i++) await transfer(network, network.cChain, i, '0x00000000000000000000000000000000000b0b00' as Hex, 1n)
+  await saveNetwork(network, good)
+  bytes = readFileSync(good)
+})
+
+afterAll(async () => {
+  await network?.close()
+  tmp.cleanup()
+})
+
+describe('loading a bad file', () => {
+  it('refuses a missing file, random bytes, a JSON file and an empty file', async () => {
+    const missing = await loadNetwork(`${tmp.dir}/nothing.l1sim`).catch((e: unknown) => e)
+    expect(missing).toBeInstanceOf(SnapshotFileError)
+    expect((missing as Error).message).toBe(`snapshot ${tmp.dir}/nothing.l1sim: cannot be read: no such file or directory`)
+    const random = Buffer.from(createSeededRandom('junk').derive('bytes'))
+    expect((await loadError('random.bin', random) as Error).message).toBe(`snapshot ${tmp.dir}/random.bin: not an l1sim snapshot (it does not start with the L1SIMSNP signature)`)
+    expect((await loadError('state.json', '{"chains":[]}') as Error).message).toBe(`snapshot ${tmp.dir}/state.json: not an l1sim snapshot (it does not start with the L1SIMSNP signature)`)
+    expect((await loadError('empty.l1sim', '') as Error).message).toBe(`snapshot ${tmp.dir}/empty.l1sim: the file is empty`)
+  })
+
+  it('refuses a newer format version with the versions in the message', async () => {
+    const newer = Buffer.from(bytes)
+    newer.writeUInt32BE(2, 8)
+    const error = await loadError('newer.l1sim', rechecksum(newer))
+    expect(error).toBeInstanceOf(SnapshotFileError)
+    expect((error as Error).message).toBe(`snapshot ${tmp.dir}/newer.l1sim: written by snapshot format version 2; this l1sim reads up to version 1`)
+    await expect(inspectSnapshot(`${tmp.dir}/newer.l1sim`)).rejects.toThrow('written by snapshot format version 2')
+  })
+
+  it('names truncation and corruption', async () => {
+    expect((await loadError('cut.l1sim', bytes.subarray(0, 1000)) as Error).message).toBe(`snapshot ${tmp.dir}/cut.l1sim: truncated: 1000 of ${bytes.length} bytes`)
+    expect((await loadError('cut-early.l1sim', bytes.subarray(0, 5)) as Error).message).toBe(`snapshot ${tmp.dir}/cut-early.l1sim: truncated: 5 bytes, shorter than any snapshot`)
+    const flipped = Buffer.from(bytes)
+    flipped[bytes.length - 100]! ^= 0x10
+    expect((await loadError('flipped.l1sim', flipped) as Error).message).toBe(`snapshot ${tmp.dir}/flipped.l1sim: checksum mismatch: the file is corrupt`)
+    const info = await inspectSnapshot(`${tmp.dir}/flipped.l1sim`)
+    expect(info.checksumOk).toBe(false)
+  })
+
+  it('fuzz: every truncation and bit flip is a SnapshotFileError', async () => {
+    const random = createSeededRandom('fuzz')
+    const offsets = new Set<number>([0, 1, 7, 8, 11, 12, 19, 20, 23, 24, bytes.length - 33, bytes.length - 32, bytes.length - 1])
+    for (let i = 0; offsets.size < 80; i++) offsets.add(Buffer.from(random.next('offset')).readUInt32BE(0) % bytes.length)
+    for (const offset of offsets) {
+      const cut = await loadError(`cut-${offset}.l1sim`, bytes.subarray(0, offset))
+      expect(cut, `cut at ${offset}`).toBeInstanceOf(SnapshotFileError)
+      expect((cut as Error).message).toMatch(/: (the file is empty|not an l1sim snapshot|truncated: \d+)/)
+      const flipped = Buffer.from(bytes)
+      flipped[offset]! ^= 1 << (offset % 8)
+      const flip = await loadError(`flip-${offset}.l1sim`, flipped)
+      expect(flip, `flip at ${offset}`).toBeInstanceOf(SnapshotFileError)
+      expect((flip as Error).message).toMatch(/: (not an l1sim snapshot|truncated: \d+ of \d+ bytes|checksum mismatch|corrupt)/)
+    }
+  })
+
+  it('fuzz: a corrupt payload with a valid checksum is a SnapshotFileError or a whole network, never another error', async () => {
+    const random = createSeededRandom('payload-fuzz')
+    const headerEnd = 24 + bytes.readUInt32BE(20)
+    let refused = 0
+    for (let i = 0; i < 40; i++) {
+      const offset = headerEnd + (Buffer.from(random.next('offset')).readUInt32BE(0) % (bytes.length - 32 - headerEnd))
+      const flipped = Buffer.from(bytes)
+      flipped[offset]! ^= 0xff
+      const path = `${tmp.dir}/payload-${offset}.l1sim`
+      writeFileSync(path, rechecksum(flipped))
+      const result = await loadNetwork(path).catch((error: unknown) => error)
+      if (result instanceof Error) {
+        expect(result, `flip at ${offset}: ${result.message}`).toBeInstanceOf(SnapshotFileError)
+        refused++
+      } else await (result as Network).close()
+    }
+    expect(refused).toBeGreaterThan(0)
+  })
+
+  it('refuses a state that does not fit the network its options recreate, naming why', async () => {
+    // The payload's first section is the v8-serialized state: u64 length, then its bytes.
+    const headerEnd = 24 + bytes.readUInt32BE(20)
+    const stateEnd = headerEnd + 8 + Number(bytes.readBigUInt64BE(headerEnd))
+    const state = deserialize(bytes.subarray(headerEnd + 8, stateEnd)) as { chains: { genesisHash: string }[] }
+    state.chains[0]!.genesisHash = `0x${'ab'.repeat(32)}`
+    const payload = serialize(state)
+    const length = Buffer.alloc(8)
+    length.writeBigUInt64BE(BigInt(payload.length))
+    const file = Buffer.concat([bytes.subarray(0, headerEnd), length, payload, bytes.subarray(stateEnd, bytes.length - 32), Buffer.alloc(32)])
+    file.writeBigUInt64BE(BigInt(file.length), 12)
+    const error = await loadError('mismatch.l1sim', rechecksum(file))
+    expect(error).toBeInstanceOf(SnapshotFileError)
+    expect((error as Error).message).toMatch(/^snapshot .*mismatch\.l1sim: cannot be restored \(saved by l1sim 0\.1\.0\): chain C: genesis 0x[0-9a-f]{64} recreated, 0xabab/)
+  })
+})
+
+describe('writing', () => {
+  it('writes atomically: a failed write leaves neither a partial nor a temporary file', async () => {
+    const dir = `${tmp.dir}/writes`
+    mkdirSync(`${dir}/target-is-a-dir`, { recursive: true })
+    const missingDir = await saveNetwork(network, `${dir}/missing/net.l1sim`).catch((e: unknown) => e)
+    expect(missingDir).toBeInstanceOf(SnapshotFileError)
+    expect((missingDir as Error).message).toBe(`snapshot ${dir}/missing/net.l1sim: cannot be written: no such file or directory`)
+    const onDir = await saveNetwork(network, `${dir}/target-is-a-dir`).catch((e: unknown) => e)
+    expect(onDir).toBeInstanceOf(SnapshotFileError)
+    expect((onDir as Error).message).toMatch(/cannot be written: /)
+    expect(readdirSync(dir)).toEqual(['target-is-a-dir'])
+    expect(readdirSync(`${dir}/target-is-a-dir`)).toEqual([])
+  })
+
+  it('replaces an existing file whole and reports its size and sha256', async () => {
+    const path = `${tmp.dir}/replace.l1sim`
+    writeFileSync(path, 'old contents')
+    const saved = await saveNetwork(network, path)
+    const written = readFileSync(path)
+    expect(saved).toEqual({ path, bytes: written.length, sha256: createHash('sha256').update(written).digest('hex') })
+    expect(readdirSync(tmp.dir).filter((f) => f.includes('.tmp-'))).toEqual([])
+    const loaded = await loadNetwork(path)
+    expect(loaded.cChain.head.hash).toBe(network.cChain.head.hash)
+    await loaded.close()
+  })
+
+  it('Network.save writes the same snapshot as saveNetwork', async () => {
+    const path = `${tmp.dir}/method.l1sim`
+    const saved = await network.save(path)
+    expect(saved.sha256).toBe(createHash('sha256').update(readFileSync(path)).digest('hex'))
+    const { sha256: _a, path: _p, sizes: _s, ...info } = await inspectSnapshot(path)
+    const { sha256: _b, path: _q, sizes: _t, ...first } = await inspectSnapshot(good)
+    expect(info).toEqual(first)
+  })
+})
