@@ -41,7 +41,12 @@ export class ScenarioContext {
     this.network = network
     this.scenario = scenario
     network.devAccounts.forEach((a, i) => (this.refs.accounts[String(i)] = a.address.toLowerCase() as Hex))
-    for (const [n, i] of scenario.accounts?.named ?? []) this.refs.accounts[n] = network.devAccounts[i]!.address.toLowerCase() as Hex
+    for (const [n, i] of scenario.accounts?.named ?? []) {
+      const account = network.devAccounts[i]
+      if (!account)
+        throw new InvalidStateError(`the scenario names account ${i} (${n}), but the network has ${network.devAccounts.length} accounts (the options given beside the scenario set fewer)`)
+      this.refs.accounts[n] = account.address.toLowerCase() as Hex
+    }
     for (const l1 of network.l1s) this.refs.chains[l1.name] = l1.blockchainId
     this.refs.chains.C = network.preset.cChainId
   }

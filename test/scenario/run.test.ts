@@ -81,3 +81,12 @@ describe('runScenario', () => {
     await network.close()
   })
 })
+
+describe('runScenario on a network with fewer accounts than the scenario names', () => {
+  it('says which named account is missing', async () => {
+    const s = scenario(['network: { nodes: 1 }', 'accounts: { count: 5, named: { eve: 4 } }', 'steps:', '  - advance: 1s'])
+    const network = await createNetwork({ ...networkOptionsOf(s), accounts: 2 })
+    await expect(runScenario(network, s)).rejects.toThrow('the scenario names account 4 (eve), but the network has 2 accounts (the options given beside the scenario set fewer)')
+    await network.close()
+  })
+})
