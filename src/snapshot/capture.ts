@@ -4,18 +4,21 @@ import { isUnsignedTx } from '../evm/unsignedTx.js'
 import type { Network, NetworkOptions } from '../network/network.js'
 import { L1SIM_VERSION } from '../network/version.js'
 import { SnapshotFileError } from './errors.js'
-import { blockToRecord, type BlockRecord } from './codec.js'
+import type { StoredBlock } from '../evm/types.js'
+import { blockStateRoot } from './codec.js'
 import { reachableNodes } from './prune.js'
 import { RECENT_STATES, type SavedChain, type SavedNetwork, type SavedNode, type SavedValidator, type SnapshotHeader, type StateHistory } from './state.js'
 
 /** The whole network as plain data, and the header describing it. */
-export async function captureNetwork(network: Network, path: string, history: StateHistory): Promise<{ state: SavedNetwork; tries: Map<string, string | Uint8Array>[]; header: SnapshotHeader }> {
+export async function captureNetwork(network: Network, path: string, history: StateHistory): Promise<{ state: SavedNetwork; blocks: StoredBlock[][]; tries: Iterable<[string, string | Uint8Array]>[]; header: SnapshotHeader }> {
   const chains: SavedChain[] = []
-  const tries: Map<string, string | Uint8Array>[] = []
+  const blocks: StoredBlock[][] = []
+  const tries: Iterable<[string, string | Uint8Array]>[] = []
   for (const chain of network.chains) {
-    const { saved, trie } = await captureChain(chain, path, history)
-    chains.push(saved)
-    tries.push(trie)
+    const captured = await captureChain(chain, path, history)
+    chains.push(captured.saved)
+    blocks.push(captured.blocks)
+    tries.push(captured.trie)
   }
   const optionL1s = new Set((network.options.l1s ?? []).map((l) => l.name))
   const state: SavedNetwork = {
@@ -47,29 +50,32 @@ export async function captureNetwork(network: Network, path: string, history: St
         name: chain.alias,
         kind: 'evm' as const,
         blockchainId: i === 0 ? network.preset.cChainId : network.l1s[i - 1]!.blockchainId,
-        height: chains[i]!.blocks.length,
-        hash: chains[i]!.blocks.at(-1)?.hash ?? chains[i]!.genesisHash,
+        height: blocks[i]!.length,
+        hash: blocks[i]!.at(-1)?.hash ?? chains[i]!.genesisHash,
       })),
     ],
     encoding: 'v8',
     history,
   }
-  return { state, tries, header }
+  return { state, blocks, tries, header }
 }
 
 /**
  * A chain at its snapshot: the blocks up to the snapshot's height, read right after it (blocks
  * below the head never change; a revert in between is caught) and the trie database, which only
  * grows (content-addressed nodes, no pruning), so reading it later still holds the snapshot's root.
+ * The blocks and the trie's nodes are written later, as they are read (see `writeBlocks` and
+ * `writeTrie`); the saved chain's own `blocks` stay empty.
  */
-async function captureChain(chain: EvmChain, path: string, history: StateHistory): Promise<{ saved: SavedChain; trie: Map<string, string | Uint8Array> }> {
+async function captureChain(chain: EvmChain, path: string, history: StateHistory): Promise<{ saved: SavedChain; blocks: StoredBlock[]; trie: Iterable<[string, string | Uint8Array]> }> {
   const snapshot = await chain.snapshot()
   if (chain.store.height < snapshot.height) throw new SnapshotFileError(path, `chain ${chain.alias} was reverted while it was being saved`)
-  const stored = [...chain.store.range(1n, snapshot.height)]
-  const blocks = stored.map(blockToRecord)
+  const blocks = [...chain.store.range(1n, snapshot.height)]
   const hooked = chain.hooks.coinbase?.(chain)
   const db = trieDatabase(chain)
-  const trie = history === 'full' ? db : reachableNodes(db, keptRoots(snapshot.stateRoot, blocks))
+  // Both are read as the trie is written: the database only grows, at its end (content-addressed
+  // nodes), and whatever the kept roots reach never changes.
+  const trie = history === 'full' ? firstEntries(db, db.size) : reachableNodes(db, keptRoots(snapshot.stateRoot, blocks))
   const saved: SavedChain = {
     alias: chain.alias,
     genesisHash: chain.store.byNumber(0n)!.hash,
@@ -77,12 +83,11 @@ async function captureChain(chain: EvmChain, path: string, history: StateHistory
       ...snapshot,
       pool: snapshot.pool.map((p) => ({ raw: p.tx.serialize(), hash: p.hash, from: p.from, nonce: p.nonce, seq: p.seq, ...(isUnsignedTx(p.tx) ? { unsigned: true as const } : {}) })),
     },
-    blocks,
-    trieNodes: trie.size,
+    blocks: [],
     coinbase: hooked === undefined ? chain.coinbase : undefined,
     dropped: new Map(chain.miner.dropped),
   }
-  return { saved, trie }
+  return { saved, blocks, trie }
 }
 
 /**
@@ -90,17 +95,27 @@ async function captureChain(chain: EvmChain, path: string, history: StateHistory
  * blocks (before and after each), and the state before every block whose transactions made inner
  * calls (the data API's internal transactions replay those blocks).
  */
-function keptRoots(live: Uint8Array, blocks: readonly BlockRecord[]): Set<string> {
+function keptRoots(live: Uint8Array, blocks: readonly StoredBlock[]): Set<string> {
   const roots = new Set([Buffer.from(live).toString('hex')])
   blocks.forEach((block, i) => {
     const recent = i >= blocks.length - RECENT_STATES
-    if (recent) roots.add(block.stateRoot)
-    if (recent || block.txs.some((t) => t[4] !== 0)) {
-      const before = block.preStateRoot ?? blocks[i - 1]?.stateRoot
+    if (recent) roots.add(blockStateRoot(block))
+    // A transaction whose inner calls were not counted (`undefined`) may have made some.
+    if (recent || block.txs.some((t) => t.innerCalls !== 0)) {
+      const before = block.preStateRoot ? Buffer.from(block.preStateRoot).toString('hex') : i > 0 ? blockStateRoot(blocks[i - 1]!) : undefined
       if (before !== undefined) roots.add(before)
     }
   })
   return roots
+}
+
+function* firstEntries<K, V>(map: ReadonlyMap<K, V>, count: number): Generator<[K, V]> {
+  if (count === 0) return
+  let n = 0
+  for (const entry of map) {
+    yield entry
+    if (++n === count) return
+  }
 }
 
 /** The map behind the chain's trie database (every account, storage and code node, keyed by hash). */

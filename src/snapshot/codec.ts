@@ -1,9 +1,11 @@
 import { Block, createBlockHeaderFromBytesArray, type BlockOptions } from '@ethereumjs/block'
 import { createTx, createTxFromRLP, TransactionType, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
+import { deserialize, serialize } from 'node:v8'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from '../evm/chain.js'
 import type { MinedTx, Receipt, StoredBlock } from '../evm/types.js'
 import { createUnsignedTx, isUnsignedTx } from '../evm/unsignedTx.js'
+import type { PayloadWriter } from './format.js'
 
 /**
  * Blocks and trie nodes, encoded for speed: a network with 10,000 blocks and 100,000 accounts
@@ -11,8 +13,8 @@ import { createUnsignedTx, isUnsignedTx } from '../evm/unsignedTx.js'
  * encoding and decoding of them (or `v8.serialize` calling back into JS for each byte array)
  * would take many seconds. Blocks become records of bigints and hex strings (`v8.serialize`
  * writes those natively) and come back lazily: a loaded block builds its ethereumjs objects the
- * first time something reads `block` or a transaction's `tx`. Trie nodes are packed into one
- * buffer.
+ * first time something reads `block`, a transaction's `tx` or its `receipt`. Blocks and trie
+ * nodes are written as they are read, into the file writer's buffer (see format.ts).
  */
 
 /** A transaction's fields: `[type, …BIGINT_FIELDS, to, data, accessList, authorizationList]` (hex without 0x), or its RLP for other types. */
@@ -129,20 +131,28 @@ export function blockFromRecord(chain: EvmChain, record: BlockRecord, number: bi
   let logIndex = 0
   const txs: MinedTx[] = record.txs.map((t, index) => {
     const [, hash, from, , innerCalls, status, gasUsed, cumulativeGasUsed, effectiveGasPrice, logs, bloom, contractAddress, error, returnValue] = t
-    const receipt: Receipt = {
-      status,
-      gasUsed,
-      cumulativeGasUsed,
-      effectiveGasPrice,
-      logs: logs.map(([address, topics, data]) => ({ address, topics, data, logIndex: logIndex++, transactionIndex: index, transactionHash: hash, blockHash, blockNumber: number })),
-      logsBloom: bloom === '' ? new Uint8Array(256) : bytes(bloom),
-      contractAddress,
-      error,
-      returnValue: bytes(returnValue),
-    }
-    const mined = { hash, from, index, blockNumber: number, blockHash, receipt, ...(innerCalls >= 0 ? { innerCalls } : {}) } as MinedTx
-    Object.defineProperty(mined, 'tx', { get: () => materialize().transactions[index]!, enumerable: true })
-    return mined
+    const firstLog = logIndex
+    logIndex += logs.length
+    // Built on first read too: a hundred thousand receipts with their blooms, made at once, would
+    // be most of a load's garbage collection.
+    let receipt: Receipt | undefined
+    const readReceipt = (): Receipt =>
+      (receipt ??= {
+        status,
+        gasUsed,
+        cumulativeGasUsed,
+        effectiveGasPrice,
+        logs: logs.map(([address, topics, data], i) => ({ address, topics, data, logIndex: firstLog + i, transactionIndex: index, transactionHash: hash, blockHash, blockNumber: number })),
+        logsBloom: bloom === '' ? new Uint8Array(256) : bytes(bloom),
+        contractAddress,
+        error,
+        returnValue: bytes(returnValue),
+      })
+    // Getters in the literal: `Object.defineProperty` on each of a hundred thousand objects would
+    // turn every one into a slow dictionary-mode object.
+    return innerCalls >= 0
+      ? { hash, from, index, blockNumber: number, blockHash, get receipt() { return readReceipt() }, innerCalls, get tx() { return materialize().transactions[index]! } }
+      : { hash, from, index, blockNumber: number, blockHash, get receipt() { return readReceipt() }, get tx() { return materialize().transactions[index]! } }
   })
   const stored = {
     hash: record.hash,
@@ -150,8 +160,10 @@ export function blockFromRecord(chain: EvmChain, record: BlockRecord, number: bi
     txs,
     ...(record.preStateRoot !== undefined ? { preStateRoot: bytes(record.preStateRoot) } : {}),
     ...(record.extras ? { extras: record.extras } : {}),
+    get block() {
+      return materialize()
+    },
   } as StoredBlock
-  Object.defineProperty(stored, 'block', { get: materialize, enumerable: true })
   records.set(stored, record)
   if (eager) {
     const built = materialize()
@@ -183,36 +195,118 @@ export function unsignedCopy(chain: EvmChain, tx: TypedTransaction, from: Hex): 
   return createUnsignedTx(chain.common, { ...data, type: tx.type } as TypedTxData, from)
 }
 
-/**
- * A trie database as one buffer: `u32 count`, then per node `u16 key length, u32 value length`
- * (the top bit set for a string value) and the key's and value's bytes. Keys are the database's
- * hex strings, written as bytes.
- */
-export function packTrie(db: Map<string, string | Uint8Array>): Buffer {
-  let size = 4
-  for (const [key, value] of db) size += 6 + key.length / 2 + (typeof value === 'string' ? Buffer.byteLength(value) : value.length)
-  const out = Buffer.allocUnsafe(size)
-  out.writeUInt32BE(db.size, 0)
-  let at = 4
-  for (const [key, value] of db) {
-    const keyLength = key.length / 2
-    out.writeUInt16BE(keyLength, at)
-    if (typeof value === 'string') {
-      const n = out.write(value, at + 6 + keyLength, 'utf8')
-      out.writeUInt32BE((n | 0x80000000) >>> 0, at + 2)
-      out.write(key, at + 6, 'hex')
-      at += 6 + keyLength + n
-    } else {
-      out.writeUInt32BE(value.length, at + 2)
-      out.write(key, at + 6, 'hex')
-      out.set(value, at + 6 + keyLength)
-      at += 6 + keyLength + value.length
-    }
-  }
-  return out
+/** The state root after a stored block, hex without 0x, without building a loaded block. */
+export function blockStateRoot(stored: StoredBlock): string {
+  return records.get(stored)?.stateRoot ?? hex(stored.block.header.stateRoot)
 }
 
-/** The nodes of a {@link packTrie} buffer; values are views of it (no copy). */
+/** Blocks per `v8.serialize` call: small enough that each batch dies young, large enough to be cheap. */
+const BLOCK_BATCH = 64
+
+/**
+ * A chain's blocks as a section of format version 2: batches of {@link BlockRecord}s, each
+ * `u32 length` + `v8.serialize` of the batch's array. Records are made a batch at a time and
+ * dropped once written, so saving keeps no copy of the history alive.
+ */
+export async function writeBlocks(out: PayloadWriter, blocks: readonly StoredBlock[]): Promise<void> {
+  for (let from = 0; from < blocks.length; from += BLOCK_BATCH) {
+    const batch = serialize(blocks.slice(from, from + BLOCK_BATCH).map(blockToRecord))
+    await out.room(4)
+    out.buffer.writeUInt32BE(batch.length, out.at)
+    out.at += 4
+    await out.bytes(batch)
+  }
+}
+
+/** The records of a {@link writeBlocks} section. */
+export function readBlocks(section: Buffer): BlockRecord[] {
+  const blocks: BlockRecord[] = []
+  for (let at = 0; at < section.length; ) {
+    if (at + 4 > section.length) throw new RangeError('a block batch length is cut short')
+    const length = section.readUInt32BE(at)
+    if (at + 4 + length > section.length) throw new RangeError(`a block batch of ${length} bytes runs past its section`)
+    const batch = deserialize(section.subarray(at + 4, at + 4 + length)) as unknown
+    if (!Array.isArray(batch)) throw new TypeError('a block batch is not a list of blocks')
+    for (const record of batch as BlockRecord[]) blocks.push(record)
+    at += 4 + length
+  }
+  return blocks
+}
+
+/** A value's flag in a trie section: the database held it as a hex string (written as its bytes). */
+const HEX_STRING = 0x80000000
+/** A value's flag in a trie section: the database held it as another string (written as UTF-8). */
+const TEXT_STRING = 0x40000000
+const LENGTH = 0x3fffffff
+
+/**
+ * Trie nodes as a section of format version 2: per node `u16 key length, u32 value length` (with
+ * the {@link HEX_STRING} or {@link TEXT_STRING} flag) and the key's and value's bytes, then
+ * `u32 count` of the nodes. Keys are the database's hex strings, written as bytes; so are hex
+ * string values (half the bytes of the text). Written straight into the writer's buffer as the
+ * nodes come: no copy of a node is made, and none is kept.
+ */
+export async function writeTrie(out: PayloadWriter, nodes: Iterable<[string, string | Uint8Array]>): Promise<void> {
+  let count = 0
+  for (const [key, value] of nodes) {
+    const keyLength = key.length >>> 1
+    if (typeof value === 'string') {
+      // Room for the worst case (UTF-8 text); a hex string takes half its length.
+      await out.room(6 + keyLength + value.length * 3)
+      const { buffer, at } = out
+      buffer.write(key, at + 6, 'hex')
+      const hexLength = value.length >>> 1
+      let n = value.length % 2 === 0 ? buffer.write(value, at + 6 + keyLength, 'hex') : -1
+      let flag = HEX_STRING
+      if (n !== hexLength) {
+        n = buffer.write(value, at + 6 + keyLength, 'utf8')
+        flag = TEXT_STRING
+      }
+      buffer.writeUInt16BE(keyLength, at)
+      buffer.writeUInt32BE((n | flag) >>> 0, at + 2)
+      out.at = at + 6 + keyLength + n
+    } else {
+      await out.room(6 + keyLength + value.length)
+      const { buffer, at } = out
+      buffer.writeUInt16BE(keyLength, at)
+      buffer.writeUInt32BE(value.length, at + 2)
+      buffer.write(key, at + 6, 'hex')
+      buffer.set(value, at + 6 + keyLength)
+      out.at = at + 6 + keyLength + value.length
+    }
+    count++
+  }
+  await out.room(4)
+  out.buffer.writeUInt32BE(count, out.at)
+  out.at += 4
+}
+
+/**
+ * The nodes of a {@link writeTrie} section. Values are views of it (no copy): a node that was a
+ * hex string comes back as its bytes, which the trie's database reads the same way.
+ */
+export function readTrie(section: Buffer): Map<string, Uint8Array | string> {
+  const db = new Map<string, string | Uint8Array>()
+  if (section.length < 4) throw new RangeError('the trie section is cut short')
+  const end = section.length - 4
+  let at = 0
+  while (at < end) {
+    if (at + 6 > end) throw new RangeError('a trie node runs past its section')
+    const keyLength = section.readUInt16BE(at)
+    const word = section.readUInt32BE(at + 2)
+    const length = word & LENGTH
+    const start = at + 6 + keyLength
+    if (start + length > end) throw new RangeError('a trie node runs past its section')
+    const key = section.toString('hex', at + 6, start)
+    db.set(key, word & TEXT_STRING ? section.toString('utf8', start, start + length) : new Uint8Array(section.buffer, section.byteOffset + start, length))
+    at = start + length
+  }
+  const count = section.readUInt32BE(end)
+  if (db.size !== count) throw new RangeError(`the trie section has ${db.size} nodes, ${count} written`)
+  return db
+}
+
+/** The nodes of a trie section of format version 1 (`u32 count`, then per node `u16 key length, u32 value length` (the top bit set for a string value) and the bytes); values are views of it (no copy). */
 export function unpackTrie(packed: Buffer): Map<string, string | Uint8Array> {
   const db = new Map<string, string | Uint8Array>()
   const count = packed.readUInt32BE(0)

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { SnapshotFileError } from './errors.js'
 
@@ -11,30 +11,154 @@ import { SnapshotFileError } from './errors.js'
  *   file length  u64 BE   the whole file's length (tells a truncated file from a corrupt one)
  *   header len   u32 BE
  *   header       JSON (UTF-8): what `inspectSnapshot` shows, readable without the payload
- *   payload      the state (version 1: see `encodePayload` in index.ts), uncompressed
+ *   payload      the state (see `writePayload` in index.ts), uncompressed
  *   checksum     32 bytes sha256 of everything before it
  */
 export const MAGIC = Buffer.from('L1SIMSNP', 'latin1')
 /** The format version this l1sim writes, and the newest it reads. */
-export const FORMAT_VERSION = 1
+export const FORMAT_VERSION = 2
 const PREAMBLE = MAGIC.length + 4 + 8 + 4
 const CHECKSUM = 32
 
 export type Framed = { version: number; header: Buffer; payload: Buffer; checksumOk: boolean; sha256: string }
 
-/** The file's bytes (preamble, header, payload parts, checksum) and the sha256 of the whole file. */
-export function frame(header: unknown, payload: readonly Buffer[]): { parts: Buffer[]; sha256: string } {
+/** How much a {@link PayloadWriter} buffers before writing: one reused buffer, never the whole file. */
+const CHUNK = 1 << 20
+
+/**
+ * The payload as it is produced, into one reused buffer that is written out whenever it fills:
+ * saving a large network allocates no buffer the size of its file (large allocations outside the
+ * heap count towards garbage collection of the network's own heap). A section is `u64 length` +
+ * its bytes; the length is filled in when the section ends.
+ */
+export class PayloadWriter {
+  /** The current chunk: `at` bytes of it are not written yet. */
+  buffer = Buffer.allocUnsafe(CHUNK)
+  at = 0
+  readonly #handle: FileHandle
+  /** The file offset of `buffer[0]`. */
+  #offset: number
+  readonly #patches: [position: number, value: number][] = []
+  #section = -1
+
+  constructor(handle: FileHandle, offset: number) {
+    this.#handle = handle
+    this.#offset = offset
+  }
+
+  /** The file offset of the next byte. */
+  get position(): number {
+    return this.#offset + this.at
+  }
+
+  /** Makes room for `n` more bytes in `buffer` (a larger chunk when `n` exceeds one). */
+  async room(n: number): Promise<void> {
+    if (this.at + n <= this.buffer.length) return
+    await this.flush()
+    if (n > this.buffer.length) this.buffer = Buffer.allocUnsafe(n)
+  }
+
+  async bytes(data: Uint8Array): Promise<void> {
+    await this.room(data.length)
+    this.buffer.set(data, this.at)
+    this.at += data.length
+  }
+
+  /** Ends the current section (if any) and starts the next one. */
+  async section(): Promise<void> {
+    this.#endSection()
+    await this.room(8)
+    this.#section = this.position
+    this.at += 8
+  }
+
+  /** Writes what is buffered and the section lengths; returns the payload's end offset. */
+  async finish(): Promise<number> {
+    this.#endSection()
+    await this.flush()
+    const word = Buffer.alloc(8)
+    for (const [position, value] of this.#patches) {
+      word.writeBigUInt64BE(BigInt(value))
+      await writeFully(this.#handle, word, position)
+    }
+    return this.#offset
+  }
+
+  async flush(): Promise<void> {
+    if (this.at === 0) return
+    await writeFully(this.#handle, this.buffer.subarray(0, this.at), this.#offset)
+    this.#offset += this.at
+    this.at = 0
+  }
+
+  #endSection(): void {
+    if (this.#section >= 0) this.#patches.push([this.#section, this.position - this.#section - 8])
+    this.#section = -1
+  }
+}
+
+async function writeFully(handle: FileHandle, data: Uint8Array, position: number): Promise<void> {
+  for (let done = 0; done < data.length; ) {
+    const { bytesWritten } = await handle.write(data, done, data.length - done, position + done)
+    done += bytesWritten
+  }
+}
+
+/**
+ * Writes a snapshot file atomically: a temporary file beside `path` (`<path>.tmp-<random>`) gets
+ * the preamble and header, the payload from `write`, then the file length and the checksum, which
+ * is computed by reading the written file back through one small buffer. It is synced, then
+ * renamed over the target, so a reader sees the old file or the whole new one. On any failure
+ * the temporary file is removed and the target is untouched.
+ */
+export async function writeSnapshotFile(path: string, header: unknown, write: (out: PayloadWriter) => Promise<void>): Promise<{ bytes: number; sha256: string }> {
+  const temp = `${path}.tmp-${randomBytes(6).toString('hex')}`
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8')
   const preamble = Buffer.alloc(PREAMBLE)
   MAGIC.copy(preamble, 0)
   preamble.writeUInt32BE(FORMAT_VERSION, 8)
-  preamble.writeBigUInt64BE(BigInt(PREAMBLE + headerBytes.length + payload.reduce((n, p) => n + p.length, 0) + CHECKSUM), 12)
   preamble.writeUInt32BE(headerBytes.length, 20)
-  const hash = createHash('sha256').update(preamble).update(headerBytes)
-  for (const part of payload) hash.update(part)
-  // One pass for both: the checksum is the hash so far, the file's hash goes on over the checksum.
-  const checksum = hash.copy().digest()
-  return { parts: [preamble, headerBytes, ...payload, checksum], sha256: hash.update(checksum).digest('hex') }
+  let created = false
+  let result: { bytes: number; sha256: string }
+  try {
+    const handle = await open(temp, 'wx+')
+    created = true
+    try {
+      const out = new PayloadWriter(handle, 0)
+      await out.bytes(preamble)
+      await out.bytes(headerBytes)
+      await write(out)
+      const end = await out.finish()
+      const size = Buffer.alloc(8)
+      size.writeBigUInt64BE(BigInt(end + CHECKSUM))
+      await writeFully(handle, size, 12)
+      // The checksum is the hash of everything before it; the file's hash goes on over it.
+      const hash = createHash('sha256')
+      const chunk = out.buffer
+      for (let at = 0; at < end; ) {
+        const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - at), at)
+        if (bytesRead === 0) throw new Error(`the file ends at ${at} bytes, ${end} were written`)
+        hash.update(chunk.subarray(0, bytesRead))
+        at += bytesRead
+      }
+      const checksum = hash.copy().digest()
+      await writeFully(handle, checksum, end)
+      await handle.sync()
+      result = { bytes: end + CHECKSUM, sha256: hash.update(checksum).digest('hex') }
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, path)
+    created = false
+  } catch (error) {
+    if (created) await unlink(temp).catch(() => undefined)
+    if (error instanceof SnapshotFileError) throw error
+    throw new SnapshotFileError(path, `cannot be written: ${describeFsError(error)}`, { cause: error })
+  }
+  // The rename is durable once the directory is synced; not every platform can open a directory.
+  const dir = await open(dirname(path), 'r').catch(() => undefined)
+  if (dir) await dir.sync().catch(() => undefined).finally(() => dir.close())
+  return result
 }
 
 /**
@@ -79,35 +203,6 @@ export async function readSnapshotFile(path: string): Promise<Buffer> {
   } catch (error) {
     throw new SnapshotFileError(path, `cannot be read: ${describeFsError(error)}`, { cause: error })
   }
-}
-
-/**
- * Writes `parts` to `path` atomically: a temporary file beside it (`<path>.tmp-<random>`), synced,
- * then renamed over the target, so a reader sees the old file or the whole new one. On any
- * failure the temporary file is removed and the target is untouched.
- */
-export async function writeAtomically(path: string, parts: readonly Buffer[]): Promise<void> {
-  const temp = `${path}.tmp-${randomBytes(6).toString('hex')}`
-  let created = false
-  try {
-    const handle = await open(temp, 'wx')
-    created = true
-    try {
-      // writeFile writes each part whole, from the current position (writev may stop short).
-      for (const part of parts) await handle.writeFile(part)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(temp, path)
-    created = false
-  } catch (error) {
-    if (created) await unlink(temp).catch(() => undefined)
-    throw new SnapshotFileError(path, `cannot be written: ${describeFsError(error)}`, { cause: error })
-  }
-  // The rename is durable once the directory is synced; not every platform can open a directory.
-  const dir = await open(dirname(path), 'r').catch(() => undefined)
-  if (dir) await dir.sync().catch(() => undefined).finally(() => dir.close())
 }
 
 function describeFsError(error: unknown): string {

@@ -1,14 +1,15 @@
 import { resolve } from 'node:path'
-import { deserialize, serialize } from 'node:v8'
+import { DefaultDeserializer, serialize } from 'node:v8'
 import type { ClockOptions } from '../core/clock.js'
 import { Network } from '../network/network.js'
 import type { NodeOptions } from '../network/node.js'
 import type { DataApiOptions } from '../api/routes/data/config.js'
 import { captureNetwork } from './capture.js'
 import { SnapshotFileError } from './errors.js'
-import { FORMAT_VERSION, frame, readSnapshotFile, unframe, writeAtomically } from './format.js'
+import { readSnapshotFile, unframe, writeSnapshotFile, type PayloadWriter } from './format.js'
 import { restoreNetwork } from './restore.js'
-import { packTrie, unpackTrie } from './codec.js'
+import { readBlocks, readTrie, unpackTrie, writeBlocks, writeTrie } from './codec.js'
+import type { StoredBlock } from '../evm/types.js'
 import type { SavedNetwork, SnapshotHeader, StateHistory } from './state.js'
 
 export type { StateHistory } from './state.js'
@@ -62,17 +63,16 @@ export type SnapshotInfo = {
  * @example await saveNetwork(network, 'snapshots/ready.l1sim') // → { path: '/…/snapshots/ready.l1sim', bytes: 48211, sha256: '9f…' }
  */
 export async function saveNetwork(network: Network, path: string, options: SaveOptions = {}): Promise<{ path: string; bytes: number; sha256: string }> {
-  const { state, tries, header } = await captureNetwork(network, path, options.history ?? 'recent')
-  let payload: Buffer[]
+  const { state, blocks, tries, header } = await captureNetwork(network, path, options.history ?? 'recent')
+  let encodedState: Buffer
   try {
-    payload = encodePayload(state, tries)
+    encodedState = serialize(state)
   } catch (error) {
     // v8 refuses functions and class instances it cannot clone (in the creation options, say).
     throw new SnapshotFileError(path, `the network's state cannot be encoded: ${(error as Error).message}`, { cause: error })
   }
-  const { parts, sha256 } = frame(header, payload)
-  await writeAtomically(path, parts)
-  return { path: resolve(path), bytes: parts.reduce((n, p) => n + p.length, 0), sha256 }
+  const { bytes, sha256 } = await writeSnapshotFile(path, header, (out) => writePayload(out, encodedState, blocks, tries))
+  return { path: resolve(path), bytes, sha256 }
 }
 
 /**
@@ -132,16 +132,20 @@ export async function inspectSnapshot(path: string): Promise<SnapshotInfo> {
 }
 
 /**
- * The payload of format version 1: `u64 length` + `v8.serialize` of {@link SavedNetwork}, then
- * for each EVM chain in its order `u64 length` + its packed trie database (see `packTrie`).
+ * The payload of format version 2, as sections (`u64 length` + bytes): `v8.serialize` of
+ * {@link SavedNetwork} (its chains' `blocks` empty), then for each EVM chain in its order its
+ * blocks (see `writeBlocks`) and its trie database (see `writeTrie`). Version 1 had the blocks
+ * in the first section and one trie section per chain (see `unpackTrie`).
  */
-function encodePayload(state: SavedNetwork, tries: readonly Map<string, string | Uint8Array>[]): Buffer[] {
-  const sections = [serialize(state), ...tries.map(packTrie)]
-  return sections.flatMap((section) => {
-    const length = Buffer.alloc(8)
-    length.writeBigUInt64BE(BigInt(section.length))
-    return [length, section]
-  })
+async function writePayload(out: PayloadWriter, encodedState: Buffer, blocks: readonly StoredBlock[][], tries: readonly Iterable<[string, string | Uint8Array]>[]): Promise<void> {
+  await out.section()
+  await out.bytes(encodedState)
+  for (const [i, trie] of tries.entries()) {
+    await out.section()
+    await writeBlocks(out, blocks[i]!)
+    await out.section()
+    await writeTrie(out, trie)
+  }
 }
 
 function decodeFile(path: string, bytes: Buffer): { header: SnapshotHeader; state: SavedNetwork; tries: Map<string, string | Uint8Array>[] } {
@@ -157,14 +161,39 @@ function decodeFile(path: string, bytes: Buffer): { header: SnapshotHeader; stat
       sections.push(payload.subarray(at + 8, at + 8 + length))
       at += 8 + length
     }
-    const state = deserialize(sections[0] ?? Buffer.alloc(0)) as SavedNetwork
+    const state = deserializeCopies(sections[0] ?? Buffer.alloc(0)) as SavedNetwork
     const shapeOk = state !== null && typeof state === 'object' && Array.isArray(state.chains) && Array.isArray(state.nodes) && typeof state.options === 'object' && state.primary !== undefined
-    if (!shapeOk) throw new TypeError(`it is not an l1sim network of format version ${FORMAT_VERSION}`)
-    if (sections.length !== state.chains.length + 1) throw new RangeError(`${sections.length - 1} trie sections for ${state.chains.length} chains`)
-    return { header, state, tries: sections.slice(1).map(unpackTrie) }
+    if (!shapeOk) throw new TypeError(`it is not an l1sim network of format version ${framed.version}`)
+    const perChain = framed.version === 1 ? 1 : 2
+    if (sections.length !== state.chains.length * perChain + 1) throw new RangeError(`${sections.length - 1} sections for ${state.chains.length} chains`)
+    if (framed.version === 1) return { header, state, tries: sections.slice(1).map(unpackTrie) }
+    const tries = state.chains.map((chain, i) => {
+      chain.blocks = readBlocks(sections[1 + 2 * i]!)
+      return readTrie(sections[2 + 2 * i]!)
+    })
+    return { header, state, tries }
   } catch (error) {
     throw new SnapshotFileError(path, `its state cannot be decoded: ${(error as Error).message}`, { cause: error })
   }
+}
+
+/**
+ * `v8.deserialize`, with byte arrays copied out of `bytes`: node's deserializer makes them views
+ * of its input, here the whole file, and an in-memory snapshot that `structuredClone`s a view
+ * (the X-chain's state) would copy all of the file's bytes, for each of them.
+ */
+function deserializeCopies(bytes: Buffer): unknown {
+  // `_readHostObject` is node's hook for array buffer views (not in its type declarations).
+  const deserializer = new DefaultDeserializer(bytes) as DefaultDeserializer & { _readHostObject(): unknown }
+  const readView = deserializer._readHostObject.bind(deserializer)
+  // %TypedArray%.prototype.slice copies (Buffer's own slice would not).
+  const copy = Uint8Array.prototype.slice as (this: unknown) => unknown
+  deserializer._readHostObject = () => {
+    const view = readView()
+    return ArrayBuffer.isView(view) && !(view instanceof DataView) ? copy.call(view) : view
+  }
+  deserializer.readHeader()
+  return deserializer.readValue()
 }
 
 function parseHeader(path: string, bytes: Buffer): SnapshotHeader {

@@ -9,28 +9,37 @@ type Db = ReadonlyMap<string, string | Uint8Array>
 
 /**
  * The part of a trie database that the given state roots reach: their account tries, the storage
- * tries and code of their accounts. Nodes are shared between versions of the state, so each is
- * visited once however many roots reach it. A root the database does not hold adds nothing.
+ * tries and code of their accounts, each node yielded once with its key as the database has it.
+ * Nodes are shared between versions of the state, so each is visited once however many roots
+ * reach it. A root the database does not hold adds nothing.
  *
- * Nodes are read in place (RLP items located by offset, never decoded into arrays): the walk runs
- * in the network's own heap, where every allocation can cost a garbage collection of it.
+ * The walk runs in the network's own heap, where whatever outlives a young-generation collection
+ * adds to the next full collection of all of it. So nodes are read in place (RLP items located by
+ * offset in one reused buffer, never decoded into arrays), yielded as they are found (for the
+ * caller to write out) rather than collected, and remembered by the database's own value objects
+ * (a trie node's key is the hash of its value), never by new key strings.
  */
-export function reachableNodes(db: Db, roots: Iterable<string>): Map<string, string | Uint8Array> {
-  const kept = new Map<string, string | Uint8Array>()
-  const pending: string[] = []
-  const storage = new Set<string>()
+export function* reachableNodes(db: Db, roots: Iterable<string>): Generator<[string, string | Uint8Array]> {
+  const seen = new Set<string | Uint8Array>()
+  const seenCode = new Set<string | Uint8Array>()
+  // Found but not yet read for children: their values, and whether they are in an account trie.
+  const pending: (string | Uint8Array)[] = []
+  const pendingAccounts: boolean[] = []
+  const found: [string, string | Uint8Array][] = []
   const visit = (key: string, accounts: boolean) => {
-    if (kept.has(key)) return
     const value = db.get(key)
-    if (value === undefined) return
-    kept.set(key, value)
-    pending.push(key)
-    if (!accounts) storage.add(key)
+    if (value === undefined || seen.has(value)) return
+    seen.add(value)
+    pending.push(value)
+    pendingAccounts.push(accounts)
+    found.push([key, value])
   }
+  let scratch = Buffer.allocUnsafe(4096)
   // The item at `at`: its payload's start and length, whether it is a list, and where it ends.
   let start = 0
   let length = 0
   let list = false
+  let end = 0
   const item = (b: Buffer, at: number): number => {
     const p = b[at]!
     if (p < 0x80) {
@@ -54,14 +63,14 @@ export function reachableNodes(db: Db, roots: Iterable<string>): Map<string, str
       length = b.readUIntBE(at + 1, p - 0xf7)
       list = true
     }
-    if (start + length > b.length) throw new RangeError('a trie node is cut short')
+    if (at >= end || start + length > end) throw new RangeError('a trie node is cut short')
     return start + length
   }
   const account = (b: Buffer, at: number) => {
     item(b, at)
     let i = start
-    const end = start + length
-    for (let field = 0; field < 4 && i < end; field++) {
+    const last = start + length
+    for (let field = 0; field < 4 && i < last; field++) {
       i = item(b, i)
       if (length !== 32) continue
       if (field === 2) {
@@ -69,8 +78,12 @@ export function reachableNodes(db: Db, roots: Iterable<string>): Map<string, str
         if (root !== EMPTY_ROOT) visit(root, false)
       } else if (field === 3) {
         const code = b.toString('hex', start, start + 32)
-        const value = code === EMPTY_CODE ? undefined : db.get(CODE_PREFIX + code)
-        if (value !== undefined) kept.set(CODE_PREFIX + code, value)
+        const key = CODE_PREFIX + code
+        const value = code === EMPTY_CODE ? undefined : db.get(key)
+        if (value !== undefined && !seenCode.has(value)) {
+          seenCode.add(value)
+          found.push([key, value])
+        }
       }
     }
   }
@@ -78,9 +91,9 @@ export function reachableNodes(db: Db, roots: Iterable<string>): Map<string, str
     if (list) node(b, start, start + length, accounts)
     else if (length === 32) visit(b.toString('hex', start, start + 32), accounts)
   }
-  const node = (b: Buffer, from: number, end: number, accounts: boolean) => {
+  const node = (b: Buffer, from: number, last: number, accounts: boolean) => {
     let count = 0
-    for (let i = from; i < end; count++) i = item(b, i)
+    for (let i = from; i < last; count++) i = item(b, i)
     let i = from
     if (count === 17) {
       for (let n = 0; n < 16; n++) {
@@ -101,11 +114,21 @@ export function reachableNodes(db: Db, roots: Iterable<string>): Map<string, str
   }
   for (const root of roots) if (root !== EMPTY_ROOT) visit(root, true)
   while (pending.length > 0) {
-    const key = pending.pop()!
-    const value = kept.get(key)!
-    const b = typeof value === 'string' ? Buffer.from(value, 'hex') : Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+    for (const entry of found) yield entry
+    found.length = 0
+    const value = pending.pop()!
+    const accounts = pendingAccounts.pop()!
+    let b: Buffer
+    if (typeof value === 'string') {
+      if (scratch.length < value.length >>> 1) scratch = Buffer.allocUnsafe(value.length)
+      end = scratch.write(value, 0, 'hex')
+      b = scratch
+    } else {
+      b = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+      end = b.length
+    }
     item(b, 0)
-    if (list) node(b, start, start + length, !storage.has(key))
+    if (list) node(b, start, start + length, accounts)
   }
-  return kept
+  for (const entry of found) yield entry
 }

@@ -11,7 +11,8 @@ import type { NetworkUptimeSnapshot } from '../network/uptime.js'
 /**
  * Everything a file snapshot holds, as plain data `v8.serialize` writes (Maps, Sets, bigints and
  * byte arrays included). Class instances are converted: blocks and transactions to their RLP
- * bytes, lazily keyed validator entries to a marker. Version 1 of the format.
+ * bytes, lazily keyed validator entries to a marker. Format versions 1 and 2 (version 2 writes the
+ * chains' blocks and trie nodes in sections of their own).
  */
 export type SavedNetwork = {
   /** The options the network was created with (clock start resolved; streams and functions dropped). */
@@ -37,10 +38,10 @@ export type SavedChain = {
   genesisHash: Hex
   /** The chain's snapshot with its pool's transactions as bytes. */
   snapshot: Omit<ChainSnapshot, 'pool'> & { pool: SavedPoolTx[] }
-  /** Blocks 1…height. */
+  /** Blocks 1…height (format version 2 writes them in their own section: empty here in the file). */
   blocks: BlockRecord[]
-  /** How many nodes the chain's trie database holds (written packed, after the state: see codec.ts). */
-  trieNodes: number
+  /** Format version 1: how many nodes its trie section holds (version 2 counts them in the section). */
+  trieNodes?: number
   /** The coinbase set by a cheat code, when no L1 rule decides it. */
   coinbase: Hex | undefined
   /** Why transactions were dropped instead of mined, by hash. */

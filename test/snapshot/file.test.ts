@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Hex } from '../../src/core/hex.js'
 import { createSeededRandom } from '../../src/core/random.js'
 import { createNetwork, type Network } from '../../src/network/network.js'
+import { readBlocks } from '../../src/snapshot/codec.js'
 import { inspectSnapshot, loadNetwork, saveNetwork, SnapshotFileError } from '../../src/snapshot/index.js'
 import { tempDir, transfer } from './helpers.js'
 
@@ -57,11 +58,11 @@ describe('loading a bad file', () => {
 
   it('refuses a newer format version with the versions in the message', async () => {
     const newer = Buffer.from(bytes)
-    newer.writeUInt32BE(2, 8)
+    newer.writeUInt32BE(3, 8)
     const error = await loadError('newer.l1sim', rechecksum(newer))
     expect(error).toBeInstanceOf(SnapshotFileError)
-    expect((error as Error).message).toBe(`snapshot ${tmp.dir}/newer.l1sim: written by snapshot format version 2; this l1sim reads up to version 1`)
-    await expect(inspectSnapshot(`${tmp.dir}/newer.l1sim`)).rejects.toThrow('written by snapshot format version 2')
+    expect((error as Error).message).toBe(`snapshot ${tmp.dir}/newer.l1sim: written by snapshot format version 3; this l1sim reads up to version 2`)
+    await expect(inspectSnapshot(`${tmp.dir}/newer.l1sim`)).rejects.toThrow('written by snapshot format version 3')
   })
 
   it('names truncation and corruption', async () => {
@@ -123,6 +124,90 @@ describe('loading a bad file', () => {
     const error = await loadError('mismatch.l1sim', rechecksum(file))
     expect(error).toBeInstanceOf(SnapshotFileError)
     expect((error as Error).message).toMatch(/^snapshot .*mismatch\.l1sim: cannot be restored \(saved by l1sim 0\.1\.0\): chain C: genesis 0x[0-9a-f]{64} recreated, 0xabab/)
+  })
+})
+
+describe('older format versions', () => {
+  /** The payload's sections (`u64 length` + bytes) after the header. */
+  function sections(file: Buffer): Buffer[] {
+    const out: Buffer[] = []
+    for (let at = 24 + file.readUInt32BE(20); at < file.length - 32; ) {
+      const length = Number(file.readBigUInt64BE(at))
+      out.push(file.subarray(at + 8, at + 8 + length))
+      at += 8 + length
+    }
+    return out
+  }
+
+  it('loads a file of format version 1 (blocks in the state, one trie section per chain)', async () => {
+    // Version 1, made from the version 2 file: the state with its chains' blocks, then per chain
+    // `u32 count` and its nodes, a node's value as bytes or (top bit) as its hex text.
+    const [state, ...rest] = sections(bytes)
+    const saved = deserialize(state!) as { chains: { blocks: unknown[]; trieNodes?: number }[] }
+    const tries = saved.chains.map((chain, i) => {
+      chain.blocks = readBlocks(rest[2 * i]!)
+      const trie = rest[2 * i + 1]!
+      const nodes: Buffer[] = []
+      for (let at = 0; at < trie.length - 4; ) {
+        const keyLength = trie.readUInt16BE(at)
+        const length = trie.readUInt32BE(at + 2) & 0x3fffffff
+        const key = trie.subarray(at + 6, at + 6 + keyLength)
+        const value = trie.subarray(at + 6 + keyLength, at + 6 + keyLength + length)
+        const asText = nodes.length % 2 === 1 ? Buffer.from(value.toString('hex'), 'utf8') : value
+        const lengths = Buffer.alloc(6)
+        lengths.writeUInt16BE(keyLength)
+        lengths.writeUInt32BE((asText.length | (asText === value ? 0 : 0x80000000)) >>> 0, 2)
+        nodes.push(Buffer.concat([lengths, key, asText]))
+        at += 6 + keyLength + length
+      }
+      chain.trieNodes = nodes.length
+      const count = Buffer.alloc(4)
+      count.writeUInt32BE(nodes.length)
+      return Buffer.concat([count, ...nodes])
+    })
+    const payload = [serialize(saved), ...tries].flatMap((section) => {
+      const length = Buffer.alloc(8)
+      length.writeBigUInt64BE(BigInt(section.length))
+      return [length, section]
+    })
+    const headerEnd = 24 + bytes.readUInt32BE(20)
+    const file = Buffer.concat([bytes.subarray(0, headerEnd), ...payload, Buffer.alloc(32)])
+    file.writeUInt32BE(1, 8)
+    file.writeBigUInt64BE(BigInt(file.length), 12)
+    const path = `${tmp.dir}/v1.l1sim`
+    writeFileSync(path, rechecksum(file))
+    expect((await inspectSnapshot(path)).formatVersion).toBe(1)
+    const loaded = await loadNetwork(path)
+    try {
+      expect(loaded.cChain.head.hash).toBe(network.cChain.head.hash)
+      expect(loaded.cChain.store.byNumber(1n)!.block.hash()).toEqual(network.cChain.store.byNumber(1n)!.block.hash())
+      const bob = '0x00000000000000000000000000000000000b0b00' as Hex
+      expect((await loaded.cChain.getAccountFields(bob, 'latest')).balance).toBe(3n)
+    } finally {
+      await loaded.close()
+    }
+  })
+
+  it('refuses a version 1 file whose trie section holds fewer nodes than its state says', async () => {
+    const [state, ...rest] = sections(bytes)
+    const saved = deserialize(state!) as { chains: { blocks: unknown[]; trieNodes?: number }[] }
+    saved.chains.forEach((chain, i) => {
+      chain.blocks = readBlocks(rest[2 * i]!)
+      chain.trieNodes = 1
+    })
+    const empty = Buffer.alloc(4)
+    const payload = [serialize(saved), ...saved.chains.map(() => empty)].flatMap((section) => {
+      const length = Buffer.alloc(8)
+      length.writeBigUInt64BE(BigInt(section.length))
+      return [length, section]
+    })
+    const headerEnd = 24 + bytes.readUInt32BE(20)
+    const file = Buffer.concat([bytes.subarray(0, headerEnd), ...payload, Buffer.alloc(32)])
+    file.writeUInt32BE(1, 8)
+    file.writeBigUInt64BE(BigInt(file.length), 12)
+    const error = await loadError('v1-short.l1sim', rechecksum(file))
+    expect(error).toBeInstanceOf(SnapshotFileError)
+    expect((error as Error).message).toMatch(/^snapshot .*v1-short\.l1sim: cannot be restored \(saved by l1sim 0\.1\.0\): chain C: 0 trie nodes read, 1 saved$/)
   })
 })
 
