@@ -37,7 +37,16 @@ const SAMPLES = 1000
 const WARMUP = 100
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 })
-function get(url, method = 'GET', body) {
+/** One request; a keep-alive socket the server closed while idle (a long GC pause) is retried once on a new one. */
+async function get(url, method = 'GET', body) {
+  try {
+    return await request(url, method, body)
+  } catch (error) {
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error
+    return request(url, method, body)
+  }
+}
+function request(url, method, body) {
   const u = new URL(url)
   return new Promise((resolve, reject) => {
     const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
@@ -124,6 +133,7 @@ export async function indexerBench({ transactions = Number(process.env.BENCH_IND
           throw new Error(`block ${chain.store.height} took none of the ${chain.pool.size} pooled transactions`)
       }
       built += n
+      if (built % 50_000 === 0) process.stderr.write(`indexer bench: ${built} transactions in ${chain.store.height} blocks\n`)
     }
     const label = checkpoint >= 1_000_000 ? `${checkpoint / 1_000_000}M` : `${checkpoint / 1000}k`
     results[`indexer_${label}_shareOfBlockBuildingPct`] = +(((indexMs - sinceShare.indexMs) / (buildMs - sinceShare.buildMs - (indexMs - sinceShare.indexMs))) * 100).toFixed(2)
@@ -137,6 +147,8 @@ export async function indexerBench({ transactions = Number(process.env.BENCH_IND
     results[`indexer_${label}_heapBytesPerTx`] = Math.round((heapAfterGc() - before) / (built + 1 + (senders.length - 1)))
     if (served.height !== timed.height) throw new Error('the served indexer is not at the head')
     Object.assign(results, await endpointLatencies(devnet, { chainId, label, senders, recipients, token, head: Number(chain.store.height) }))
+    // Each checkpoint's figures as soon as they exist: a 1M run takes a long while.
+    process.stderr.write(`indexer bench: ${label} done ${JSON.stringify(Object.fromEntries(Object.entries(results).filter(([k]) => k.includes(`_${label}_`))))}\n`)
   }
   await devnet.close()
   agent.destroy()
