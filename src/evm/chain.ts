@@ -2,7 +2,7 @@ import { createBlock, type Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { CacheType, Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { type TypedTransaction } from '@ethereumjs/tx'
-import { Address, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util'
+import { Address, bytesToHex, createAddressFromString, hexToBytes, type MapDB } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Clock } from '../core/clock.js'
 import { InvalidArgumentError } from '../core/errors.js'
@@ -18,6 +18,7 @@ import type { FeeRules, NextBlockFees, ParentHeaderInfo } from './feeRules.js'
 import { Miner } from './miner.js'
 import { TxPool, type PoolTx } from './pool.js'
 import { ChainStore } from './store.js'
+import { TrieNodeMap } from './trieNodes.js'
 import { StoreBlockchain } from './storeBlockchain.js'
 import type { BlockTag, ChainEvents, StoredBlock } from './types.js'
 import type { AccessListEntry } from './warp/predicate.js'
@@ -196,6 +197,8 @@ export class EvmChain {
     // proportion to its capacity (100k entries: 0.3 ms each), not to what it holds.
     const caches = new Caches({ account: { type: CacheType.LRU, size: 20_000 }, storage: { type: CacheType.LRU, size: 20_000 }, code: { type: CacheType.LRU, size: 5_000 } })
     const stateManager = new MerkleStateManager({ common, caches })
+    // Every version of the state stays in this map (history costs no replay): a compact one.
+    ;(stateManager as unknown as { _getCodeDB(): { db: MapDB<string, string | Uint8Array> } })._getCodeDB().db._database = new TrieNodeMap()
     await options.hooks?.genesisState?.(stateManager, options.genesis.timestamp)
     for (const [address, account] of Object.entries(options.genesis.alloc)) {
       await writeAccount(stateManager, address as Hex, account)
