@@ -1,15 +1,11 @@
-#!/usr/bin/env -S node --max-semi-space-size=32
 /**
- * The shebang gives V8 a larger young generation: a server allocating per request spends about a
- * third less time in scavenges (eth_call over HTTP: ~10% more calls per second).
- *
  * `l1sim start | run | snapshot save|load|inspect | --help | --version`. {@link runCli} does the
- * work and returns instead of exiting, so tests run it in-process; the bin entry at the bottom
- * only wires it to the real process. The commands' parts live in `src/cli/`.
+ * work and returns instead of exiting, so tests run it in-process; {@link main} at the bottom only
+ * wires it to the real process, for the bin. The commands' parts live in `src/cli/`.
  */
 import { request } from 'node:http'
 import { createRequire } from 'node:module'
-import { existsSync, realpathSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_HOST, DEFAULT_PORT } from './api/server.js'
 import { BaseError, InvalidArgumentError } from './core/errors.js'
@@ -240,19 +236,16 @@ function watchSignals(devnet: Devnet, signals: SignalSource | undefined, saveOnE
   return closed
 }
 
-/** True when this module is the program node started (the bin), not an import. */
-function isMain(): boolean {
-  const entry = process.argv[1]
-  if (entry === undefined) return false
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))
-  } catch {
-    return false
-  }
-}
-
-if (isMain()) {
+/**
+ * The `l1sim` bin: runs this process's command line and sets its exit code. `dist/l1sim.mjs` (the
+ * launcher, `scripts/launcher.mjs`) calls it from the bundle; `onServing` runs once `start` is
+ * ready and serving (the launcher then saves its compile cache, see there).
+ */
+export async function main(onServing?: () => void): Promise<void> {
   const result = await runCli(process.argv.slice(2), { signals: process })
   process.exitCode = result.exitCode
-  if (result.closed) process.exitCode = await result.closed
+  if (result.closed) {
+    onServing?.()
+    process.exitCode = await result.closed
+  }
 }

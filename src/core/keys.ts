@@ -1,10 +1,9 @@
-import { toChecksumAddress } from '@ethereumjs/util'
-import { createECDH, createHmac, pbkdf2Sync } from 'node:crypto'
+import { createECDH, createHmac, hkdfSync, pbkdf2Sync } from 'node:crypto'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { mapHashToField } from '@noble/curves/abstract/modular.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js'
-import { expand, extract, hkdf } from '@noble/hashes/hkdf.js'
+import { expand, extract } from '@noble/hashes/hkdf.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
@@ -14,6 +13,7 @@ import { shortIdFromPublicKey } from './address.js'
 import { InvalidArgumentError } from './errors.js'
 import { bytesToHex, hexToBytes, type Hex } from './hex.js'
 import { nodeIdToString } from './ids.js'
+import { nativeKeccak256, nativeSecp256k1 } from './native.js'
 
 /**
  * Keys the emulator hands out: the funded dev accounts every EVM tool expects (the Hardhat/anvil
@@ -51,11 +51,12 @@ export type DeriveDevAccountsOptions = {
 /**
  * The first `count` accounts of a BIP-39 mnemonic, as Hardhat and anvil derive them.
  *
- * This runs at network start, so it is written for a cold process: the seed (PBKDF2-HMAC-SHA512),
- * every BIP-32 step (HMAC-SHA512) and every public key (secp256k1 ECDH) run in node's native
- * crypto. In JavaScript the same work costs 110-220 ms in a fresh process, most of it JIT warm-up
- * and secp256k1's precomputed tables; natively it is a few ms. The hardened parent is derived once;
- * each account is then one non-hardened child step.
+ * This runs at network start, so it is written for a cold process: the seed (PBKDF2-HMAC-SHA512)
+ * and every BIP-32 step (HMAC-SHA512) run in node's native crypto, every public key in
+ * libsecp256k1 (see {@link secp256k1PublicKey}). In JavaScript the same work costs 110-220 ms in a
+ * fresh process, most of it JIT warm-up and secp256k1's precomputed tables; natively it is a few
+ * ms. The hardened parent and its public key are derived once; each account is then one
+ * non-hardened child step.
  *
  * @example deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 1 })[0].address
  * // '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -69,13 +70,13 @@ export function deriveDevAccounts(options: DeriveDevAccountsOptions): DevAccount
   const indexes = parseDerivationPath(path)
   let parent = masterKey(mnemonicToSeed(mnemonic))
   for (const index of indexes) parent = childKey(parent, index)
+  const parentPublicKey = compressPublicKey(secp256k1PublicKey(parent.privateKey))
   const accounts: DevAccount[] = []
   for (let i = 0; i < count; i++) {
-    const { privateKey } = childKey(parent, i)
+    const { privateKey } = childKey(parent, i, parentPublicKey)
     const uncompressed = secp256k1PublicKey(privateKey)
-    const address = bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12))
     accounts.push({
-      address: toChecksumAddress(address),
+      address: checksumAddress(keccak(uncompressed.subarray(1)).subarray(12)),
       privateKey: bytesToHex(privateKey),
       publicKey: bytesToHex(compressPublicKey(uncompressed)),
     })
@@ -115,14 +116,18 @@ function masterKey(seed: Uint8Array): ExtendedPrivateKey {
   return { privateKey: I.slice(0, 32), chainCode: I.slice(32) }
 }
 
-/** CKDpriv. Its invalid cases (probability below 2^-127) are errors rather than a skip to the next index. */
-function childKey(parent: ExtendedPrivateKey, index: number): ExtendedPrivateKey {
+/**
+ * CKDpriv. Its invalid cases (probability below 2^-127) are errors rather than a skip to the next
+ * index. A non-hardened step hashes the parent's compressed public key, which a caller deriving
+ * many siblings passes in rather than recomputing it per child.
+ */
+function childKey(parent: ExtendedPrivateKey, index: number, parentPublicKey?: Uint8Array): ExtendedPrivateKey {
   const ser32 = new Uint8Array(4)
   new DataView(ser32.buffer).setUint32(0, index)
   const data =
     index >= HARDENED
       ? concatBytes(new Uint8Array(1), parent.privateKey, ser32)
-      : concatBytes(compressPublicKey(secp256k1PublicKey(parent.privateKey)), ser32)
+      : concatBytes(parentPublicKey ?? compressPublicKey(secp256k1PublicKey(parent.privateKey)), ser32)
   const I = hmacSha512(parent.chainCode, data)
   const tweak = bytesToNumberBE(I.subarray(0, 32))
   const key = (tweak + bytesToNumberBE(parent.privateKey)) % SECP256K1_N
@@ -135,12 +140,31 @@ function hmacSha512(key: Uint8Array, data: Uint8Array): Uint8Array {
   return new Uint8Array(mac.buffer, mac.byteOffset, mac.byteLength)
 }
 
-/** The uncompressed (65-byte) public key, computed natively. */
+/**
+ * The uncompressed (65-byte) public key, computed natively: by libsecp256k1 when its binding loads
+ * (a few µs), otherwise by node's ECDH (about half a millisecond each, OpenSSL's generic curve code).
+ */
 function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
+  if (nativeSecp256k1) return nativeSecp256k1.publicKeyCreate(privateKey, false)
   const ecdh = createECDH('secp256k1')
   ecdh.setPrivateKey(privateKey)
   const key = ecdh.getPublicKey()
   return new Uint8Array(key.buffer, key.byteOffset, key.byteLength)
+}
+
+/** keccak256, native when the addon loads: noble's runs interpreted in a cold process (~1 ms a hash at start). */
+const keccak = nativeKeccak256 ?? keccak_256
+
+/** EIP-55: a hex letter is upper-case where the keccak of the lower-case address has a nibble of 8 or more. */
+function checksumAddress(address: Uint8Array): Hex {
+  const lower = bytesToHex(address).slice(2)
+  const hash = keccak(utf8ToBytes(lower))
+  let out = '0x'
+  for (let i = 0; i < lower.length; i++) {
+    const nibble = (hash[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 0xf
+    out += nibble >= 8 ? lower[i]!.toUpperCase() : lower[i]!
+  }
+  return out as Hex
 }
 
 function compressPublicKey(uncompressed: Uint8Array): Uint8Array {
@@ -185,8 +209,10 @@ const STAKING_KEY_INFO = utf8ToBytes('l1sim/node-staking-key/secp256k1')
  */
 export function createNodeIdentity(seed: Uint8Array): NodeIdentity {
   if (seed.length !== 32) throw new InvalidArgumentError(`node seed must be 32 bytes but got ${seed.length}`)
+  // HKDF-SHA256 with no salt; node's native hkdfSync, since noble's HMAC costs ~10 ms per node in
+  // a cold process (an empty salt is RFC 5869's default of zeros, so the bytes are the same).
   const stakingPrivateKey = mapHashToField(
-    hkdf(sha256, seed, undefined, STAKING_KEY_INFO, 48),
+    new Uint8Array(hkdfSync('sha256', seed, new Uint8Array(0), STAKING_KEY_INFO, 48)),
     secp256k1.Point.Fn.ORDER,
   )
   const stakingPublicKey = compressPublicKey(secp256k1PublicKey(stakingPrivateKey))

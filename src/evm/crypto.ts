@@ -1,67 +1,21 @@
-import { createRequire } from 'node:module'
-import { dirname } from 'node:path'
 import type { CustomCrypto } from '@ethereumjs/common'
 import { calculateSigRecovery, concatBytes, setLengthLeft } from '@ethereumjs/util'
-
-type NativeSecp256k1 = {
-  ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array
-}
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { nativeKeccak256, nativeSecp256k1 } from '../core/native.js'
 
 /**
- * Sender recovery is the largest single cost of admitting a transaction: pure-JS recovery takes
- * about a millisecond, the libsecp256k1 binding (shipped prebuilt in the `secp256k1` package)
- * about 40 µs. When the binding cannot load (an unusual platform), ethereumjs' own noble code
- * is used, so behaviour is identical and only speed differs.
+ * The chains' crypto: sender recovery is the largest single cost of admitting a transaction and
+ * hashing a tenth of a block's time, so both run in the native bindings of `src/core/native.ts`
+ * when they load, and in ethereumjs' own noble code otherwise (identical results).
  */
-const require = createRequire(import.meta.url)
-
-function loadNative(): NativeSecp256k1 | undefined {
-  try {
-    return require('secp256k1/bindings') as NativeSecp256k1
-  } catch {
-    return undefined
-  }
-}
-
-type KeccakState = {
-  initialize(rate: number, capacity: number): void
-  absorb(data: Buffer): void
-  absorbLastFewBits(bits: number): void
-  squeeze(length: number): Buffer
-}
-
-/**
- * keccak256 through the `keccak` package's native sponge, one state reused call after call (a
- * call runs to completion synchronously, so there is no sharing). Trie nodes, block, transaction
- * and code hashes are a tenth of a block's time in pure JS; this is 3–5× faster. Undefined when
- * the addon cannot load, and ethereumjs' own noble keccak is used.
- */
-function loadKeccak(): ((data: Uint8Array) => Uint8Array) | undefined {
-  try {
-    const load = require('node-gyp-build') as (dir: string) => new () => KeccakState
-    const State = load(dirname(require.resolve('keccak/package.json')))
-    const state = new State()
-    state.initialize(1088, 512)
-    return (data) => {
-      state.absorb(Buffer.from(data.buffer, data.byteOffset, data.byteLength))
-      state.absorbLastFewBits(0x01)
-      const digest = state.squeeze(32)
-      state.initialize(1088, 512)
-      return new Uint8Array(digest.buffer, digest.byteOffset, 32)
-    }
-  } catch {
-    return undefined
-  }
-}
-
-const native = loadNative()
-const keccak256 = loadKeccak()
+const keccak256 = nativeKeccak256
 
 /** Whether the native secp256k1 and keccak bindings are in use (reported by the benchmark). */
-export const nativeCrypto = { secp256k1: native !== undefined, keccak: keccak256 !== undefined }
+export const nativeCrypto = { secp256k1: nativeSecp256k1 !== undefined, keccak: keccak256 !== undefined }
 
 export function createCustomCrypto(): CustomCrypto {
   const crypto: CustomCrypto = keccak256 ? { keccak256 } : {}
+  const native = nativeSecp256k1
   if (!native) return crypto
   return {
     ...crypto,
@@ -70,6 +24,20 @@ export function createCustomCrypto(): CustomCrypto {
       if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value')
       const sig = concatBytes(setLengthLeft(r, 32), setLengthLeft(s, 32))
       return native.ecdsaRecover(sig, Number(recovery), msgHash, false).subarray(1)
+    },
+    /**
+     * Transaction signing (`tx.sign(key)`, what the provider does for a dev account). The first
+     * noble signature in a process builds secp256k1's precomputed tables, 30–60 ms of a cold
+     * start; libsecp256k1 signs in µs. Both are RFC 6979 with low s, so for the deterministic
+     * signatures ethereumjs asks for (no extra entropy) the bytes are the same; any other request
+     * goes to noble unchanged.
+     */
+    ecsign(message, secretKey, options) {
+      if (options?.extraEntropy !== false || options.format !== 'recovered' || options.prehash !== false || options.lowS === false)
+        return secp256k1.sign(message, secretKey, options)
+      const { signature, recid } = native.ecdsaSign(message, secretKey)
+      // noble's `recovered` format: the recovery id, then r and s.
+      return concatBytes(Uint8Array.of(recid), signature)
     },
   }
 }

@@ -188,11 +188,16 @@ export const BUILT_IN_SIGNATURES: readonly string[] = Object.freeze([
   'receiveTeleporterMessage(bytes32,address,bytes)',
 ])
 
-/** Selector → built-in signature, computed once (an immutable table, not state). */
-const BUILT_INS: ReadonlyMap<string, string> = new Map(BUILT_IN_SIGNATURES.map((s) => [selectorOf(s), s]))
+/**
+ * Selector → built-in signature, an immutable table (not state) computed on the first lookup:
+ * hashing a hundred signatures with a cold keccak is ~10 ms that a start would otherwise pay at
+ * module load, though most runs never name a method.
+ */
+let builtIns: ReadonlyMap<string, string> | undefined
 
 /** The built-in signature of a selector (what a registry answers before anything is registered). */
-export const builtInMethodName = (selector: string): string | undefined => BUILT_INS.get(selector.toLowerCase())
+export const builtInMethodName = (selector: string): string | undefined =>
+  (builtIns ??= new Map(BUILT_IN_SIGNATURES.map((s) => [selectorOf(s), s]))).get(selector.toLowerCase())
 
 function bytecodeShape(value: ContractArtifact['bytecode'], field: string): void {
   if (value === undefined) return

@@ -7,7 +7,7 @@ import type { EvmChain } from '../evm/chain.js'
 import { SharedMemory, type SharedMemorySnapshot } from '../platform/atomic.js'
 import { CChainAtomic, type CAtomicSignedTx, type CAtomicSnapshot } from '../platform/xchain/cchainAtomic.js'
 import { pubKeyToEthAddress } from '../platform/xchain/bytes.js'
-import { addressFromPrivateKey, publicKeyOf } from '../platform/secp256k1fx.js'
+import { addressFromPublicKey, publicKeyOf } from '../platform/secp256k1fx.js'
 import { PChain, type UptimeFn, type ValidatorSetListener } from '../platform/pchain/chain.js'
 import { pchainConfig } from '../platform/pchain/config.js'
 import { authenticate } from '../platform/pchain/auth.js'
@@ -72,7 +72,7 @@ export class PrimaryNetwork {
         txId: options.genesisTxId,
         outputIndex: index,
         assetId: idFromString(preset.avaxAssetId),
-        output: { type: 'TransferOutput', amount: DEV_P_BALANCE, owners: { locktime: 0n, threshold: 1, addrs: [addressFromPrivateKey(hexToBytes(account.privateKey))] } },
+        output: { type: 'TransferOutput', amount: DEV_P_BALANCE, owners: { locktime: 0n, threshold: 1, addrs: [addressFromPublicKey(hexToBytes(account.publicKey))] } },
       })),
       genesisValidators: options.genesisValidators.map((v) => ({ ...v, endTime: clock.now() + GENESIS_STAKING_DURATION })),
       authenticate,
