@@ -320,7 +320,7 @@ describe('l1sim start with scenarios and snapshots', () => {
     expect(inspected.exitCode).toBe(0)
     const lines = inspected.stdout.trimEnd().split('\n')
     expect(lines[0]).toBe(`file:      ${file}`)
-    expect(lines[1]).toBe('format:    2 (saved by l1sim 0.1.0)')
+    expect(lines[1]).toBe('format:    3 (saved by l1sim 0.1.0)')
     expect(lines[2]).toMatch(/^time: {6}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z \(network time\)$/)
     expect(lines[3]).toBe('network:   local (network id 12345), 1 node')
     expect(lines[4]).toMatch(/^chains: {4}P  platform {2}height 0  \w+$/)

@@ -6,8 +6,8 @@ export interface TrieNodeSource {
   /** How many nodes it holds. */
   readonly size: number
   /** The node under `key` (the database's hex key), always the same object for the same key. */
-  get(key: string): Uint8Array | undefined
-  entries(): IterableIterator<[string, Uint8Array]>
+  get(key: string): Uint8Array | string | undefined
+  entries(): IterableIterator<[string, Uint8Array | string]>
 }
 
 /** Bytes per slab that small node values are copied into (see {@link TrieNodeMap.set}). */

@@ -201,7 +201,37 @@ export function blockStateRoot(stored: StoredBlock): string {
 }
 
 /** Blocks per `v8.serialize` call: small enough that each batch dies young, large enough to be cheap. */
-const BLOCK_BATCH = 64
+export const BLOCK_BATCH = 64
+
+/**
+ * A chain's block index, a section of format version 3, written before its blocks: what a loaded
+ * chain answers lookups by hash from without building its blocks (see `FrozenBlocks`):
+ *
+ *   u32 count                      blocks 1…count
+ *   count × 32 bytes               their hashes
+ *   (count + 1) × u32              the ordinal of each block's first transaction, then the total
+ *   total × 32 bytes               the transactions' hashes, in chain order
+ */
+export async function writeBlockIndex(out: PayloadWriter, blocks: readonly StoredBlock[]): Promise<void> {
+  await out.room(4)
+  out.buffer.writeUInt32BE(blocks.length, out.at)
+  out.at += 4
+  for (const block of blocks) await writeHash(out, block.hash)
+  let ordinal = 0
+  for (const block of [...blocks, undefined]) {
+    await out.room(4)
+    out.buffer.writeUInt32BE(ordinal, out.at)
+    out.at += 4
+    ordinal += block?.txs.length ?? 0
+  }
+  for (const block of blocks) for (const tx of block.txs) await writeHash(out, tx.hash)
+}
+
+async function writeHash(out: PayloadWriter, hash: Hex): Promise<void> {
+  await out.room(32)
+  if (out.buffer.write(hash.slice(2), out.at, 32, 'hex') !== 32) throw new Error(`${hash} is not a 32-byte hash`)
+  out.at += 32
+}
 
 /**
  * A chain's blocks as a section of format version 2: batches of {@link BlockRecord}s, each
@@ -236,8 +266,9 @@ export function readBlocks(section: Buffer): BlockRecord[] {
 /** A value's flag in a trie section: the database held it as a hex string (written as its bytes). */
 const HEX_STRING = 0x80000000
 /** A value's flag in a trie section: the database held it as another string (written as UTF-8). */
-const TEXT_STRING = 0x40000000
-const LENGTH = 0x3fffffff
+export const TEXT_STRING_FLAG = 0x40000000
+const TEXT_STRING = TEXT_STRING_FLAG
+export const TRIE_LENGTH_MASK = 0x3fffffff
 
 /**
  * Trie nodes as a section of format version 2: per node `u16 key length, u32 value length` (with
@@ -279,31 +310,6 @@ export async function writeTrie(out: PayloadWriter, nodes: Iterable<[string, str
   await out.room(4)
   out.buffer.writeUInt32BE(count, out.at)
   out.at += 4
-}
-
-/**
- * The nodes of a {@link writeTrie} section. Values are views of it (no copy): a node that was a
- * hex string comes back as its bytes, which the trie's database reads the same way.
- */
-export function readTrie(section: Buffer): Map<string, Uint8Array | string> {
-  const db = new Map<string, string | Uint8Array>()
-  if (section.length < 4) throw new RangeError('the trie section is cut short')
-  const end = section.length - 4
-  let at = 0
-  while (at < end) {
-    if (at + 6 > end) throw new RangeError('a trie node runs past its section')
-    const keyLength = section.readUInt16BE(at)
-    const word = section.readUInt32BE(at + 2)
-    const length = word & LENGTH
-    const start = at + 6 + keyLength
-    if (start + length > end) throw new RangeError('a trie node runs past its section')
-    const key = section.toString('hex', at + 6, start)
-    db.set(key, word & TEXT_STRING ? section.toString('utf8', start, start + length) : new Uint8Array(section.buffer, section.byteOffset + start, length))
-    at = start + length
-  }
-  const count = section.readUInt32BE(end)
-  if (db.size !== count) throw new RangeError(`the trie section has ${db.size} nodes, ${count} written`)
-  return db
 }
 
 /** The nodes of a trie section of format version 1 (`u32 count`, then per node `u16 key length, u32 value length` (the top bit set for a string value) and the bytes); values are views of it (no copy). */

@@ -16,7 +16,7 @@ import { SnapshotFileError } from './errors.js'
  */
 export const MAGIC = Buffer.from('L1SIMSNP', 'latin1')
 /** The format version this l1sim writes, and the newest it reads. */
-export const FORMAT_VERSION = 2
+export const FORMAT_VERSION = 3
 const PREAMBLE = MAGIC.length + 4 + 8 + 4
 const CHECKSUM = 32
 

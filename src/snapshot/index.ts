@@ -8,7 +8,8 @@ import { captureNetwork } from './capture.js'
 import { SnapshotFileError } from './errors.js'
 import { readSnapshotFile, unframe, writeSnapshotFile, type PayloadWriter } from './format.js'
 import { restoreNetwork } from './restore.js'
-import { readBlocks, readTrie, unpackTrie, writeBlocks, writeTrie } from './codec.js'
+import { readBlocks, unpackTrie, writeBlockIndex, writeBlocks, writeTrie } from './codec.js'
+import { FrozenBlocks, FrozenTrie } from './frozen.js'
 import type { StoredBlock } from '../evm/types.js'
 import type { SavedNetwork, SnapshotHeader, StateHistory } from './state.js'
 
@@ -83,7 +84,7 @@ export async function saveNetwork(network: Network, path: string, options: SaveO
  * file; `reset()` on the loaded network returns to the state loaded.
  */
 export async function loadNetwork(path: string, overrides: LoadOverrides = {}): Promise<Network> {
-  const { header, state, tries } = decodeFile(path, await readSnapshotFile(path))
+  const { header, state, histories } = decodeFile(path, await readSnapshotFile(path))
   const options = state.options
   const mode = overrides.clock?.mode ?? options.clock?.mode ?? 'manual'
   let network: Network
@@ -99,7 +100,7 @@ export async function loadNetwork(path: string, overrides: LoadOverrides = {}): 
     throw new SnapshotFileError(path, `its network cannot be recreated: ${(error as Error).message}`, { cause: error })
   }
   try {
-    await restoreNetwork(network, state, tries)
+    await restoreNetwork(network, state, histories)
     await network.markInitial()
   } catch (error) {
     await network.close()
@@ -132,15 +133,18 @@ export async function inspectSnapshot(path: string): Promise<SnapshotInfo> {
 }
 
 /**
- * The payload of format version 2, as sections (`u64 length` + bytes): `v8.serialize` of
+ * The payload of format version 3, as sections (`u64 length` + bytes): `v8.serialize` of
  * {@link SavedNetwork} (its chains' `blocks` empty), then for each EVM chain in its order its
- * blocks (see `writeBlocks`) and its trie database (see `writeTrie`). Version 1 had the blocks
- * in the first section and one trie section per chain (see `unpackTrie`).
+ * block index (see `writeBlockIndex`), its blocks (see `writeBlocks`) and its trie database (see
+ * `writeTrie`). Version 2 had no block index; version 1 had the blocks in the first section and
+ * one trie section per chain (see `unpackTrie`).
  */
 async function writePayload(out: PayloadWriter, encodedState: Buffer, blocks: readonly StoredBlock[][], tries: readonly Iterable<[string, string | Uint8Array]>[]): Promise<void> {
   await out.section()
   await out.bytes(encodedState)
   for (const [i, trie] of tries.entries()) {
+    await out.section()
+    await writeBlockIndex(out, blocks[i]!)
     await out.section()
     await writeBlocks(out, blocks[i]!)
     await out.section()
@@ -148,7 +152,13 @@ async function writePayload(out: PayloadWriter, encodedState: Buffer, blocks: re
   }
 }
 
-function decodeFile(path: string, bytes: Buffer): { header: SnapshotHeader; state: SavedNetwork; tries: Map<string, string | Uint8Array>[] } {
+/**
+ * A chain's history as read from a file: its trie nodes, in place (versions 2 and 3) or as a map
+ * (version 1), and its blocks, in place (version 3) or decoded into the saved chain's `blocks`.
+ */
+export type LoadedHistory = { trie: FrozenTrie | Map<string, string | Uint8Array>; blocks?: FrozenBlocks }
+
+function decodeFile(path: string, bytes: Buffer): { header: SnapshotHeader; state: SavedNetwork; histories: LoadedHistory[] } {
   const framed = unframe(path, bytes)
   const header = parseHeader(path, framed.header)
   try {
@@ -164,14 +174,18 @@ function decodeFile(path: string, bytes: Buffer): { header: SnapshotHeader; stat
     const state = deserializeCopies(sections[0] ?? Buffer.alloc(0)) as SavedNetwork
     const shapeOk = state !== null && typeof state === 'object' && Array.isArray(state.chains) && Array.isArray(state.nodes) && typeof state.options === 'object' && state.primary !== undefined
     if (!shapeOk) throw new TypeError(`it is not an l1sim network of format version ${framed.version}`)
-    const perChain = framed.version === 1 ? 1 : 2
+    const perChain = framed.version
     if (sections.length !== state.chains.length * perChain + 1) throw new RangeError(`${sections.length - 1} sections for ${state.chains.length} chains`)
-    if (framed.version === 1) return { header, state, tries: sections.slice(1).map(unpackTrie) }
-    const tries = state.chains.map((chain, i) => {
-      chain.blocks = readBlocks(sections[1 + 2 * i]!)
-      return readTrie(sections[2 + 2 * i]!)
+    if (framed.version === 1) return { header, state, histories: sections.slice(1).map((section) => ({ trie: unpackTrie(section) })) }
+    const histories = state.chains.map((chain, i): LoadedHistory => {
+      const [first, second, third] = sections.slice(1 + perChain * i, 1 + perChain * (i + 1))
+      if (framed.version === 2) {
+        chain.blocks = readBlocks(first!)
+        return { trie: new FrozenTrie(second!) }
+      }
+      return { blocks: new FrozenBlocks(first!, second!), trie: new FrozenTrie(third!) }
     })
-    return { header, state, tries }
+    return { header, state, histories }
   } catch (error) {
     throw new SnapshotFileError(path, `its state cannot be decoded: ${(error as Error).message}`, { cause: error })
   }

@@ -7,6 +7,8 @@ import { nodeValidatorEntry, type ValidatorEntry } from '../network/validators.j
 import { RouteConflictError } from '../network/aliases.js'
 import { trieDatabase } from './capture.js'
 import { blockFromRecord, unsignedCopy } from './codec.js'
+import type { LoadedHistory } from './index.js'
+import { TrieNodeMap } from '../evm/trieNodes.js'
 import type { SavedChain, SavedNetwork, SavedNode } from './state.js'
 
 /** A saved state that does not fit the network recreated from its options. */
@@ -16,7 +18,7 @@ export class SnapshotMismatch extends Error {}
  * Puts a saved state into a network freshly created from the saved options. Runs before anyone
  * else sees the network; on a throw the caller closes it, so nothing is ever half-loaded.
  */
-export async function restoreNetwork(network: Network, state: SavedNetwork, tries: readonly Map<string, string | Uint8Array>[]): Promise<void> {
+export async function restoreNetwork(network: Network, state: SavedNetwork, histories: readonly LoadedHistory[]): Promise<void> {
   network.clock.restore({ ...state.clock, mode: 'manual' })
   network.primary.restore(state.primary)
   for (const saved of state.l1s.filter((l) => l.fromPChain)) {
@@ -28,7 +30,7 @@ export async function restoreNetwork(network: Network, state: SavedNetwork, trie
     throw new SnapshotMismatch(`the L1s recreated (${network.l1s.map((l) => l.name).join(', ')}) are not the saved ones (${state.l1s.map((l) => l.name).join(', ')})`)
   const chains = network.chains
   if (chains.length !== state.chains.length) throw new SnapshotMismatch(`${state.chains.length} EVM chains saved, ${chains.length} recreated`)
-  for (const [i, chain] of chains.entries()) await restoreChain(chain, state.chains[i]!, tries[i]!)
+  for (const [i, chain] of chains.entries()) await restoreChain(chain, state.chains[i]!, histories[i]!)
   network.validators.restore(new Map(state.validators.map(([subnetId, entries]) => [subnetId, entries.map((v) => restoreValidator(network, v))])))
   // A fault change re-links uptime; the saved uptime then replaces what that did.
   network.faults.restore(state.faults)
@@ -39,16 +41,29 @@ export async function restoreNetwork(network: Network, state: SavedNetwork, trie
   for (const [i, node] of network.nodes.entries()) restoreNode(node, state.nodes[i]!)
 }
 
-async function restoreChain(chain: EvmChain, saved: SavedChain, trie: Map<string, string | Uint8Array>): Promise<void> {
+async function restoreChain(chain: EvmChain, saved: SavedChain, history: LoadedHistory): Promise<void> {
   if (chain.alias !== saved.alias) throw new SnapshotMismatch(`chain ${saved.alias} was recreated as ${chain.alias}`)
   const genesis = chain.store.byNumber(0n)!.hash
   if (genesis !== saved.genesisHash) throw new SnapshotMismatch(`chain ${chain.alias}: genesis ${genesis} recreated, ${saved.genesisHash} saved`)
+  const { trie, blocks } = history
   if (saved.trieNodes !== undefined && trie.size !== saved.trieNodes) throw new SnapshotMismatch(`chain ${chain.alias}: ${trie.size} trie nodes read, ${saved.trieNodes} saved`)
-  const last = saved.blocks.length
-  for (const [i, record] of saved.blocks.entries()) chain.store.append(blockFromRecord(chain, record, BigInt(i + 1), i + 1 === last))
-  // Added to the fresh database, which holds the genesis state (a `recent` file may not).
+  if (blocks !== undefined) {
+    // Built when read; the head now, whose hash is checked (the chain reads it at once).
+    chain.store.attachSource(blocks.bind(chain))
+    if (blocks.count > 0) {
+      const head = chain.store.head
+      const built = `0x${Buffer.from(head.block.hash()).toString('hex')}`
+      if (built !== head.hash || head.block.header.number !== head.number) throw new SnapshotMismatch(`chain ${chain.alias}: block ${head.number} decodes to ${built}, saved as ${head.hash}`)
+    }
+  } else {
+    const last = saved.blocks.length
+    for (const [i, record] of saved.blocks.entries()) chain.store.append(blockFromRecord(chain, record, BigInt(i + 1), i + 1 === last))
+  }
+  // Under the fresh database, which holds the genesis state (a `recent` file may not).
   const db = trieDatabase(chain)
-  for (const [key, value] of trie) db.set(key, value)
+  if (trie instanceof Map) for (const [key, value] of trie) db.set(key, value)
+  else if (db instanceof TrieNodeMap) db.attachBase(trie)
+  else throw new TypeError(`chain ${chain.alias}: the trie database takes no base`)
   if (saved.coinbase !== undefined) chain.coinbase = saved.coinbase
   for (const [hash, reason] of saved.dropped) chain.miner.dropped.set(hash, reason)
   const pool: PoolTx[] = saved.snapshot.pool.map((p) => ({ tx: decodeTx(chain, p.raw, p.from, p.unsigned), hash: p.hash, from: p.from, nonce: p.nonce, seq: p.seq }))

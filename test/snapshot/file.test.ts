@@ -58,11 +58,11 @@ describe('loading a bad file', () => {
 
   it('refuses a newer format version with the versions in the message', async () => {
     const newer = Buffer.from(bytes)
-    newer.writeUInt32BE(3, 8)
+    newer.writeUInt32BE(4, 8)
     const error = await loadError('newer.l1sim', rechecksum(newer))
     expect(error).toBeInstanceOf(SnapshotFileError)
-    expect((error as Error).message).toBe(`snapshot ${tmp.dir}/newer.l1sim: written by snapshot format version 3; this l1sim reads up to version 2`)
-    await expect(inspectSnapshot(`${tmp.dir}/newer.l1sim`)).rejects.toThrow('written by snapshot format version 3')
+    expect((error as Error).message).toBe(`snapshot ${tmp.dir}/newer.l1sim: written by snapshot format version 4; this l1sim reads up to version 3`)
+    await expect(inspectSnapshot(`${tmp.dir}/newer.l1sim`)).rejects.toThrow('written by snapshot format version 4')
   })
 
   it('names truncation and corruption', async () => {
@@ -140,13 +140,13 @@ describe('older format versions', () => {
   }
 
   it('loads a file of format version 1 (blocks in the state, one trie section per chain)', async () => {
-    // Version 1, made from the version 2 file: the state with its chains' blocks, then per chain
+    // Version 1, made from the version 3 file: the state with its chains' blocks, then per chain
     // `u32 count` and its nodes, a node's value as bytes or (top bit) as its hex text.
     const [state, ...rest] = sections(bytes)
     const saved = deserialize(state!) as { chains: { blocks: unknown[]; trieNodes?: number }[] }
     const tries = saved.chains.map((chain, i) => {
-      chain.blocks = readBlocks(rest[2 * i]!)
-      const trie = rest[2 * i + 1]!
+      chain.blocks = readBlocks(rest[3 * i + 1]!)
+      const trie = rest[3 * i + 2]!
       const nodes: Buffer[] = []
       for (let at = 0; at < trie.length - 4; ) {
         const keyLength = trie.readUInt16BE(at)
@@ -188,11 +188,39 @@ describe('older format versions', () => {
     }
   })
 
+  it('loads a file of format version 2 (no block index: its blocks are decoded at load)', async () => {
+    const [state, ...rest] = sections(bytes)
+    const withoutIndexes = [state!, ...rest.filter((_, i) => i % 3 !== 0)]
+    const payload = withoutIndexes.flatMap((section) => {
+      const length = Buffer.alloc(8)
+      length.writeBigUInt64BE(BigInt(section.length))
+      return [length, section]
+    })
+    const headerEnd = 24 + bytes.readUInt32BE(20)
+    const file = Buffer.concat([bytes.subarray(0, headerEnd), ...payload, Buffer.alloc(32)])
+    file.writeUInt32BE(2, 8)
+    file.writeBigUInt64BE(BigInt(file.length), 12)
+    const path = `${tmp.dir}/v2.l1sim`
+    writeFileSync(path, rechecksum(file))
+    expect((await inspectSnapshot(path)).formatVersion).toBe(2)
+    const loaded = await loadNetwork(path)
+    try {
+      expect(loaded.cChain.head.hash).toBe(network.cChain.head.hash)
+      const first = network.cChain.store.byNumber(1n)!
+      expect(loaded.cChain.store.byHash(first.hash)!.block.hash()).toEqual(first.block.hash())
+      expect(loaded.cChain.store.tx(first.txs[0]!.hash)!.receipt).toEqual(first.txs[0]!.receipt)
+      const bob = '0x00000000000000000000000000000000000b0b00' as Hex
+      expect((await loaded.cChain.getAccountFields(bob, 'latest')).balance).toBe(3n)
+    } finally {
+      await loaded.close()
+    }
+  })
+
   it('refuses a version 1 file whose trie section holds fewer nodes than its state says', async () => {
     const [state, ...rest] = sections(bytes)
     const saved = deserialize(state!) as { chains: { blocks: unknown[]; trieNodes?: number }[] }
     saved.chains.forEach((chain, i) => {
-      chain.blocks = readBlocks(rest[2 * i]!)
+      chain.blocks = readBlocks(rest[3 * i + 1]!)
       chain.trieNodes = 1
     })
     const empty = Buffer.alloc(4)

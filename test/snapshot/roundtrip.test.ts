@@ -151,7 +151,7 @@ describe('save → load → continue', () => {
 describe('inspectSnapshot', () => {
   it('reads the header without loading', async () => {
     const info = await inspectSnapshot(file)
-    expect(info).toMatchObject({ formatVersion: 2, l1simVersion: '0.1.0', preset: 'local', networkId: 12345, nodes: 3, checksumOk: true })
+    expect(info).toMatchObject({ formatVersion: 3, l1simVersion: '0.1.0', preset: 'local', networkId: 12345, nodes: 3, checksumOk: true })
     expect(info.chains.map((c) => [c.name, c.kind])).toEqual([['P', 'platform'], ['X', 'avm'], ['C', 'evm'], ['dex', 'evm'], ['game', 'evm']])
     expect(info.chains.find((c) => c.name === 'dex')!.height).toBeGreaterThan(0)
     expect(info.sizes.file).toBe(info.sizes.header + info.sizes.payload + 56)
