@@ -21,7 +21,7 @@ const now = () => performance.now()
 
 function startServer() {
   const t0 = now()
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', join(root, 'dist/l1sim.mjs'), 'start', '--port', '0'] /* as `npm start` and the bin run it */, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--max-semi-space-size=32', '--min-semi-space-size=32', join(root, 'dist/l1sim.mjs'), 'start', '--port', '0'] /* as `npm start` and the bin run it */, { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (chunk) => {

@@ -4,7 +4,8 @@
 //
 // The bundle is a CommonJS script (dist/l1sim.bundle.cjs) rather than an ES module, so that the
 // bin, dist/l1sim.mjs (scripts/launcher.mjs), can run it with a V8 code cache (see there).
-import { copyFile, chmod, readFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { chmod, readFile, writeFile } from 'node:fs/promises'
 import { build } from 'esbuild'
 
 /**
@@ -17,6 +18,32 @@ const exposeInterpreter = {
     b.onLoad({ filter: /@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]interpreter\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8')
       return { contents: `${source}\nglobalThis[Symbol.for('l1sim.ethereumjs.Interpreter')] = Interpreter;\n`, loader: 'js' }
+    })
+  },
+}
+
+/**
+ * fastify's lib/server.js requires node:http2 at load for its `http2: true` option, which the CLI
+ * never sets (its servers come from a `serverFactory` over node:http); loading node:http2 and its
+ * internals is ~10 ms of a cold start. In the bundle the module is required on first use. The
+ * build fails if fastify starts using http2 some other way, rather than shipping a broken shim.
+ */
+const lazyFastifyHttp2 = {
+  name: 'lazy-fastify-http2',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]server\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = "const http2 = require('node:http2')"
+      // Every use of the module outside JSDoc types (`{http2.Http2Server}`).
+      const used = new Set([...source.matchAll(/(?<![{<])\bhttp2\.(\w+)/g)].map((m) => m[1]))
+      if (!source.includes(eager) || [...used].some((name) => name !== 'createServer' && name !== 'createSecureServer'))
+        throw new Error(`${args.path} no longer matches what lazy-fastify-http2 expects (uses http2.${[...used].join(', http2.')})`)
+      const lazy = [
+        'let http2Module',
+        'const loadHttp2 = () => (http2Module ??= require(\'node:http2\'))',
+        'const http2 = { createServer: (...args) => loadHttp2().createServer(...args), createSecureServer: (...args) => loadHttp2().createSecureServer(...args) }',
+      ].join('\n')
+      return { contents: source.replace(eager, lazy), loader: 'js' }
     })
   },
 }
@@ -42,8 +69,12 @@ await build({
       "const __l1simImportMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
     ].join('\n'),
   },
-  plugins: [exposeInterpreter],
+  plugins: [exposeInterpreter, lazyFastifyHttp2],
   logLevel: 'warning',
 })
-await copyFile('scripts/launcher.mjs', 'dist/l1sim.mjs')
+// The launcher keys its code cache by the bundle's hash, computed here once rather than at every start.
+const bundleHash = createHash('sha256').update(await readFile('dist/l1sim.bundle.cjs', 'utf8')).digest('hex')
+const launcher = await readFile('scripts/launcher.mjs', 'utf8')
+if (!launcher.includes("'@@BUNDLE_SHA256@@'")) throw new Error('scripts/launcher.mjs lost its @@BUNDLE_SHA256@@ placeholder')
+await writeFile('dist/l1sim.mjs', launcher.replace("'@@BUNDLE_SHA256@@'", `'${bundleHash}'`))
 await chmod('dist/l1sim.mjs', 0o755)
