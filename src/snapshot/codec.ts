@@ -1,18 +1,19 @@
 import { Block, createBlockHeaderFromBytesArray, type BlockOptions } from '@ethereumjs/block'
 import { createTx, createTxFromRLP, TransactionType, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
-import { deserialize, serialize } from 'node:v8'
+import { deserialize } from 'node:v8'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from '../evm/chain.js'
 import type { MinedTx, Receipt, StoredBlock } from '../evm/types.js'
-import { createUnsignedTx, isUnsignedTx } from '../evm/unsignedTx.js'
+import { createUnsignedTx } from '../evm/unsignedTx.js'
 import type { PayloadWriter } from './format.js'
+import { BIGINT_FIELDS, ByteReader, ByteWriter, decodeBlock, encodeBlock } from './blockCodec.js'
 
 /**
  * Blocks and trie nodes, encoded for speed: a network with 10,000 blocks and 100,000 accounts
  * holds a million trie nodes and a hundred thousand transactions, and ethereumjs' own RLP
- * encoding and decoding of them (or `v8.serialize` calling back into JS for each byte array)
- * would take many seconds. Blocks become records of bigints and hex strings (`v8.serialize`
- * writes those natively) and come back lazily: a loaded block builds its ethereumjs objects the
+ * encoding and decoding of them would take many seconds. Blocks are written in binary straight
+ * from the chain's objects (blockCodec.ts; format version 2 wrote `v8.serialize`d records) and
+ * come back as {@link BlockRecord}s, lazily: a loaded block builds its ethereumjs objects the
  * first time something reads `block`, a transaction's `tx` or its `receipt`. Blocks and trie
  * nodes are written as they are read, into the file writer's buffer (see format.ts).
  */
@@ -44,64 +45,22 @@ export type BlockRecord = {
   extras?: Record<string, bigint>
 }
 
-const BIGINT_FIELDS = ['chainId', 'nonce', 'gasPrice', 'maxPriorityFeePerGas', 'maxFeePerGas', 'gasLimit', 'value', 'v', 'r', 's'] as const
-const FIELD_TYPES: readonly number[] = [TransactionType.Legacy, TransactionType.AccessListEIP2930, TransactionType.FeeMarketEIP1559, TransactionType.EOACodeEIP7702]
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 const bytes = (text: string): Uint8Array => {
   const b = Buffer.from(text, 'hex')
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
 }
-const isZero = (value: Uint8Array): boolean => {
-  for (let i = 0; i < value.length; i++) if (value[i] !== 0) return false
-  return true
-}
-const prefixed = (value: Uint8Array): string => `0x${hex(value)}`
-const AUTHORIZATION_FIELDS = ['chainId', 'address', 'nonce', 'yParity', 'r', 's'] as const
 
-/** The records loaded blocks came from: saving a block nobody has read again reuses its record. */
+/** The records loaded blocks came from (their state roots are read without building the block). */
 const records = new WeakMap<StoredBlock, BlockRecord>()
 
-export function blockToRecord(stored: StoredBlock): BlockRecord {
-  const known = records.get(stored)
-  if (known) return known
-  const { block } = stored
-  // The header's RLP values in one buffer: one byte array per header for v8 to write, not twenty.
-  const raw = block.header.raw()
-  return {
-    header: Buffer.concat(raw),
-    headerLengths: raw.map((v) => v.length),
-    stateRoot: hex(block.header.stateRoot),
-    withdrawals: block.withdrawals !== undefined,
-    hash: stored.hash,
-    txs: stored.txs.map((t): MinedTxRecord => {
-      const r = t.receipt
-      return [
-        txToRecord(t.tx), t.hash, t.from, isUnsignedTx(t.tx), t.innerCalls ?? -1,
-        r.status, r.gasUsed, r.cumulativeGasUsed, r.effectiveGasPrice,
-        r.logs.map((l) => [l.address, l.topics, l.data]),
-        isZero(r.logsBloom) ? '' : hex(r.logsBloom), r.contractAddress, r.error, hex(r.returnValue),
-      ]
-    }),
-    ...(stored.preStateRoot ? { preStateRoot: hex(stored.preStateRoot) } : {}),
-    ...(stored.extras ? { extras: stored.extras } : {}),
-  }
-}
+/** The bytes loaded blocks were read from (format version 3): saving a loaded block copies them. */
+const encodings = new WeakMap<StoredBlock, Uint8Array>()
 
-function txToRecord(tx: TypedTransaction): TxRecord {
-  if (!FIELD_TYPES.includes(tx.type)) return tx.serialize()
-  const fields = tx as unknown as Record<string, unknown>
-  // Access and authorization lists in their JSON form, which the transaction constructors take.
-  const accessList = fields.accessList as [Uint8Array, Uint8Array[]][] | undefined
-  const authorizationList = fields.authorizationList as Uint8Array[][] | undefined
-  return [
-    tx.type,
-    ...BIGINT_FIELDS.map((f) => fields[f]),
-    tx.to === undefined ? undefined : hex(tx.to.bytes),
-    hex(tx.data),
-    accessList?.length ? accessList.map(([address, keys]) => ({ address: prefixed(address), storageKeys: keys.map(prefixed) })) : undefined,
-    authorizationList?.length ? authorizationList.map((item) => Object.fromEntries(AUTHORIZATION_FIELDS.map((f, i) => [f, prefixed(item[i]!)]))) : undefined,
-  ]
+/** Remembers the bytes `stored` was decoded from. */
+export function rememberEncoding(stored: StoredBlock, bytes: Uint8Array): void {
+  encodings.set(stored, bytes)
 }
 
 function txFromRecord(record: TxRecord, opts: { common: BlockOptions['common'] }): TypedTransaction {
@@ -234,21 +193,53 @@ async function writeHash(out: PayloadWriter, hash: Hex): Promise<void> {
 }
 
 /**
- * A chain's blocks as a section of format version 2: batches of {@link BlockRecord}s, each
- * `u32 length` + `v8.serialize` of the batch's array. Records are made a batch at a time and
- * dropped once written, so saving keeps no copy of the history alive.
+ * A chain's blocks as a section of format version 3: batches of {@link BLOCK_BATCH} blocks, each
+ * `u32 length` + the blocks in binary (see blockCodec.ts), encoded into one reused buffer. A
+ * loaded block nobody changed is copied from the bytes it came from.
  */
 export async function writeBlocks(out: PayloadWriter, blocks: readonly StoredBlock[]): Promise<void> {
+  const batch = new ByteWriter()
   for (let from = 0; from < blocks.length; from += BLOCK_BATCH) {
-    const batch = serialize(blocks.slice(from, from + BLOCK_BATCH).map(blockToRecord))
+    batch.reset()
+    for (const block of blocks.slice(from, from + BLOCK_BATCH)) {
+      const known = encodings.get(block)
+      if (known) batch.raw(known)
+      else encodeBlock(batch, block)
+    }
     await out.room(4)
-    out.buffer.writeUInt32BE(batch.length, out.at)
+    out.buffer.writeUInt32BE(batch.at, out.at)
     out.at += 4
-    await out.bytes(batch)
+    await out.bytes(batch.buffer.subarray(0, batch.at))
   }
 }
 
-/** The records of a {@link writeBlocks} section. */
+/** The records of one batch of a {@link writeBlocks} section, and where each block's bytes are. */
+export function readBlockBatch(batch: Buffer): { records: BlockRecord[]; bytes: Uint8Array[] } {
+  const input = new ByteReader(batch)
+  const records: BlockRecord[] = []
+  const bytes: Uint8Array[] = []
+  while (input.at < batch.length) {
+    const start = input.at
+    records.push(decodeBlock(input))
+    bytes.push(new Uint8Array(batch.buffer, batch.byteOffset + start, input.at - start))
+  }
+  return { records, bytes }
+}
+
+/** Every record of a {@link writeBlocks} section. */
+export function readBlockSection(section: Buffer): BlockRecord[] {
+  const records: BlockRecord[] = []
+  for (let at = 0; at < section.length; ) {
+    if (at + 4 > section.length) throw new RangeError('a block batch length is cut short')
+    const length = section.readUInt32BE(at)
+    if (at + 4 + length > section.length) throw new RangeError(`a block batch of ${length} bytes runs past its section`)
+    records.push(...readBlockBatch(section.subarray(at + 4, at + 4 + length)).records)
+    at += 4 + length
+  }
+  return records
+}
+
+/** The records of a blocks section of format version 2: batches of `u32 length` + `v8.serialize` of an array of records. */
 export function readBlocks(section: Buffer): BlockRecord[] {
   const blocks: BlockRecord[] = []
   for (let at = 0; at < section.length; ) {

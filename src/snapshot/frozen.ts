@@ -1,10 +1,9 @@
-import { deserialize } from 'node:v8'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from '../evm/chain.js'
 import type { BlockSource } from '../evm/store.js'
 import type { TrieNodeSource } from '../evm/trieNodes.js'
 import type { StoredBlock } from '../evm/types.js'
-import { BLOCK_BATCH, blockFromRecord, TEXT_STRING_FLAG, TRIE_LENGTH_MASK, type BlockRecord } from './codec.js'
+import { BLOCK_BATCH, blockFromRecord, readBlockBatch, rememberEncoding, TEXT_STRING_FLAG, TRIE_LENGTH_MASK, type BlockRecord } from './codec.js'
 
 /**
  * A loaded snapshot's chain history, left in the file's buffer: the trie nodes and the blocks are
@@ -141,7 +140,7 @@ export class FrozenBlocks implements BlockSource {
   readonly #txTable: EntryTable
   /** Where each batch of records starts in its section. */
   readonly #batches: number[] = []
-  #decoded: { batch: number; records: BlockRecord[] } | undefined
+  #decoded: { batch: number; records: BlockRecord[]; bytes: Uint8Array[] } | undefined
 
   constructor(index: Buffer, records: Buffer) {
     if (index.length < 4) throw new RangeError('the block index is cut short')
@@ -184,15 +183,17 @@ export class FrozenBlocks implements BlockSource {
     const batch = Math.floor((number - 1) / BLOCK_BATCH)
     if (this.#decoded?.batch !== batch) {
       const at = this.#batches[batch]!
-      const records = deserialize(this.#records.subarray(at + 4, at + 4 + this.#records.readUInt32BE(at))) as BlockRecord[]
+      const decoded = readBlockBatch(this.#records.subarray(at + 4, at + 4 + this.#records.readUInt32BE(at)))
       const expected = Math.min(BLOCK_BATCH, this.count - batch * BLOCK_BATCH)
-      if (!Array.isArray(records) || records.length !== expected) throw new Error(`chain ${chain.alias}: block batch ${batch} does not hold ${expected} blocks`)
-      this.#decoded = { batch, records }
+      if (decoded.records.length !== expected) throw new Error(`chain ${chain.alias}: block batch ${batch} does not hold ${expected} blocks`)
+      this.#decoded = { batch, ...decoded }
     }
     const record = this.#decoded.records[(number - 1) % BLOCK_BATCH]!
     const hash = `0x${this.#index.toString('hex', 4 + (number - 1) * 32, 4 + number * 32)}`
     if (record.hash !== hash) throw new Error(`chain ${chain.alias}: block ${number} is saved as ${record.hash}, indexed as ${hash}`)
-    return blockFromRecord(chain, record, BigInt(number), false)
+    const stored = blockFromRecord(chain, record, BigInt(number), false)
+    rememberEncoding(stored, this.#decoded.bytes[(number - 1) % BLOCK_BATCH]!)
+    return stored
   }
 
   numberOf(hash: Hex): number | undefined {

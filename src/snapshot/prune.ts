@@ -1,11 +1,56 @@
 /** keccak256 of the empty RLP string: the root of an empty trie (an account without storage). */
-const EMPTY_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
+const EMPTY_ROOT = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex')
 /** keccak256 of nothing: the code hash of an account without code. */
-const EMPTY_CODE = 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470'
+const EMPTY_CODE = Buffer.from('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470', 'hex')
 /** ethereumjs keeps code under `c` + its hash in the trie's database. */
 const CODE_PREFIX = '63'
 
 type Db = ReadonlyMap<string, string | Uint8Array>
+
+/**
+ * A set of 32-byte hashes in two typed arrays (an open-addressing table of positions into a
+ * buffer of the hashes): asking it about a node reference costs no string and no object, where
+ * the database's own lookup costs a hex key and a probe of a map of every node ever written.
+ */
+export class HashSet32 {
+  #hashes = Buffer.allocUnsafe(32 * 1024)
+  #table = new Int32Array(2048)
+  #count = 0
+
+  get size(): number {
+    return this.#count
+  }
+
+  /** Adds the 32 bytes at `bytes[at]`; false when they were already in. */
+  add(bytes: Buffer, at: number): boolean {
+    if ((this.#count + 1) * 2 > this.#table.length) this.#grow()
+    const mask = this.#table.length - 1
+    const hashes = this.#hashes
+    for (let slot = bytes.readUInt32LE(at) & mask; ; slot = (slot + 1) & mask) {
+      const stored = this.#table[slot]!
+      if (stored === 0) {
+        bytes.copy(hashes, this.#count * 32, at, at + 32)
+        this.#table[slot] = ++this.#count
+        return true
+      }
+      if (hashes.compare(bytes, at, at + 32, (stored - 1) * 32, stored * 32) === 0) return false
+    }
+  }
+
+  #grow(): void {
+    const hashes = Buffer.allocUnsafe(this.#hashes.length * 2)
+    this.#hashes.copy(hashes, 0, 0, this.#count * 32)
+    this.#hashes = hashes
+    const table = new Int32Array(this.#table.length * 2)
+    const mask = table.length - 1
+    for (let entry = 1; entry <= this.#count; entry++) {
+      let slot = hashes.readUInt32LE((entry - 1) * 32) & mask
+      while (table[slot] !== 0) slot = (slot + 1) & mask
+      table[slot] = entry
+    }
+    this.#table = table
+  }
+}
 
 /**
  * The part of a trie database that the given state roots reach: their account tries, the storage
@@ -16,20 +61,24 @@ type Db = ReadonlyMap<string, string | Uint8Array>
  * The walk runs in the network's own heap, where whatever outlives a young-generation collection
  * adds to the next full collection of all of it. So nodes are read in place (RLP items located by
  * offset in one reused buffer, never decoded into arrays), yielded as they are found (for the
- * caller to write out) rather than collected, and remembered by the database's own value objects
- * (a trie node's key is the hash of its value), never by new key strings.
+ * caller to write out) rather than collected, and remembered by their hashes' bytes in a
+ * {@link HashSet32} (no string or object per node), so a reference already followed costs no
+ * database lookup.
  */
 export function* reachableNodes(db: Db, roots: Iterable<string>): Generator<[string, string | Uint8Array]> {
-  const seen = new Set<string | Uint8Array>()
-  const seenCode = new Set<string | Uint8Array>()
+  // Node references already followed (whether or not the database held them), and code hashes.
+  const seen = new HashSet32()
+  const seenCode = new HashSet32()
   // Found but not yet read for children: their values, and whether they are in an account trie.
   const pending: (string | Uint8Array)[] = []
   const pendingAccounts: boolean[] = []
   const found: [string, string | Uint8Array][] = []
-  const visit = (key: string, accounts: boolean) => {
+  // The reference at `b[at]` (32 bytes): looked up in the database the first time it is seen.
+  const visit = (b: Buffer, at: number, accounts: boolean) => {
+    if (!seen.add(b, at)) return
+    const key = b.toString('hex', at, at + 32)
     const value = db.get(key)
-    if (value === undefined || seen.has(value)) return
-    seen.add(value)
+    if (value === undefined) return
     pending.push(value)
     pendingAccounts.push(accounts)
     found.push([key, value])
@@ -74,22 +123,17 @@ export function* reachableNodes(db: Db, roots: Iterable<string>): Generator<[str
       i = item(b, i)
       if (length !== 32) continue
       if (field === 2) {
-        const root = b.toString('hex', start, start + 32)
-        if (root !== EMPTY_ROOT) visit(root, false)
-      } else if (field === 3) {
-        const code = b.toString('hex', start, start + 32)
-        const key = CODE_PREFIX + code
-        const value = code === EMPTY_CODE ? undefined : db.get(key)
-        if (value !== undefined && !seenCode.has(value)) {
-          seenCode.add(value)
-          found.push([key, value])
-        }
+        if (EMPTY_ROOT.compare(b, start, start + 32) !== 0) visit(b, start, false)
+      } else if (field === 3 && EMPTY_CODE.compare(b, start, start + 32) !== 0 && seenCode.add(b, start)) {
+        const key = CODE_PREFIX + b.toString('hex', start, start + 32)
+        const value = db.get(key)
+        if (value !== undefined) found.push([key, value])
       }
     }
   }
   const child = (b: Buffer, accounts: boolean) => {
     if (list) node(b, start, start + length, accounts)
-    else if (length === 32) visit(b.toString('hex', start, start + 32), accounts)
+    else if (length === 32) visit(b, start, accounts)
   }
   const node = (b: Buffer, from: number, last: number, accounts: boolean) => {
     let count = 0
@@ -112,7 +156,10 @@ export function* reachableNodes(db: Db, roots: Iterable<string>): Generator<[str
       else if (accounts && !list) account(b, start)
     }
   }
-  for (const root of roots) if (root !== EMPTY_ROOT) visit(root, true)
+  for (const root of roots) {
+    const bytes = Buffer.from(root, 'hex')
+    if (bytes.length === 32 && !bytes.equals(EMPTY_ROOT)) visit(bytes, 0, true)
+  }
   while (pending.length > 0) {
     for (const entry of found) yield entry
     found.length = 0

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Hex } from '../../src/core/hex.js'
 import { createSeededRandom } from '../../src/core/random.js'
 import { createNetwork, type Network } from '../../src/network/network.js'
-import { readBlocks } from '../../src/snapshot/codec.js'
+import { readBlockSection } from '../../src/snapshot/codec.js'
 import { inspectSnapshot, loadNetwork, saveNetwork, SnapshotFileError } from '../../src/snapshot/index.js'
 import { tempDir, transfer } from './helpers.js'
 
@@ -145,7 +145,7 @@ describe('older format versions', () => {
     const [state, ...rest] = sections(bytes)
     const saved = deserialize(state!) as { chains: { blocks: unknown[]; trieNodes?: number }[] }
     const tries = saved.chains.map((chain, i) => {
-      chain.blocks = readBlocks(rest[3 * i + 1]!)
+      chain.blocks = readBlockSection(rest[3 * i + 1]!)
       const trie = rest[3 * i + 2]!
       const nodes: Buffer[] = []
       for (let at = 0; at < trie.length - 4; ) {
@@ -189,8 +189,18 @@ describe('older format versions', () => {
   })
 
   it('loads a file of format version 2 (no block index: its blocks are decoded at load)', async () => {
+    // Version 2: per chain its blocks (batches of `u32 length` + `v8.serialize` of 64 records) and trie.
     const [state, ...rest] = sections(bytes)
-    const withoutIndexes = [state!, ...rest.filter((_, i) => i % 3 !== 0)]
+    const v8Blocks = (section: Buffer) => {
+      const records = readBlockSection(section)
+      return Buffer.concat(Array.from({ length: Math.ceil(records.length / 64) }, (_, b) => {
+        const batch = serialize(records.slice(b * 64, b * 64 + 64))
+        const length = Buffer.alloc(4)
+        length.writeUInt32BE(batch.length)
+        return Buffer.concat([length, batch])
+      }))
+    }
+    const withoutIndexes = [state!, ...rest.flatMap((section, i) => (i % 3 === 0 ? [] : i % 3 === 1 ? [v8Blocks(section)] : [section]))]
     const payload = withoutIndexes.flatMap((section) => {
       const length = Buffer.alloc(8)
       length.writeBigUInt64BE(BigInt(section.length))
@@ -220,7 +230,7 @@ describe('older format versions', () => {
     const [state, ...rest] = sections(bytes)
     const saved = deserialize(state!) as { chains: { blocks: unknown[]; trieNodes?: number }[] }
     saved.chains.forEach((chain, i) => {
-      chain.blocks = readBlocks(rest[3 * i + 1]!)
+      chain.blocks = readBlockSection(rest[3 * i + 1]!)
       chain.trieNodes = 1
     })
     const empty = Buffer.alloc(4)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { open, readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Hex } from '../../src/core/hex.js'
@@ -7,6 +8,7 @@ import { writeTrie } from '../../src/snapshot/codec.js'
 import { PayloadWriter } from '../../src/snapshot/format.js'
 import { FrozenTrie } from '../../src/snapshot/frozen.js'
 import { loadNetwork, saveNetwork } from '../../src/snapshot/index.js'
+import { HashSet32 } from '../../src/snapshot/prune.js'
 import { tempDir, transfer } from './helpers.js'
 
 const tmp = tempDir('frozen')
@@ -102,5 +104,18 @@ describe('a loaded chain reads its blocks in place', () => {
     expect(dropped.map((b) => b.number)).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(61 + i)))
     expect(loaded.cChain.store.tx(hashes[65]!)).toBeUndefined()
     expect(loaded.cChain.store.tx(hashes[59]!)?.blockNumber).toBe(60n)
+  })
+})
+
+describe('HashSet32 (the snapshot walk\'s set of node references)', () => {
+  it('adds each 32-byte hash once, wherever it sits in a buffer, across growth', () => {
+    const set = new HashSet32()
+    const hashes = Array.from({ length: 5000 }, (_, i) => createHash('sha256').update(String(i)).digest())
+    for (const hash of hashes) expect(set.add(hash, 0)).toBe(true)
+    expect(set.size).toBe(5000)
+    const shifted = Buffer.concat([Buffer.alloc(7), hashes[1234]!])
+    expect(set.add(shifted, 7)).toBe(false)
+    for (const hash of hashes) expect(set.add(hash, 0)).toBe(false)
+    expect(set.size).toBe(5000)
   })
 })
