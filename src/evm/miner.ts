@@ -1,4 +1,5 @@
-import { createAddressFromString, bytesToHex } from '@ethereumjs/util'
+import { createAddressFromString, bytesToHex, equalsBytes } from '@ethereumjs/util'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import { buildBlock, type RunTxResult } from '@ethereumjs/vm'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
@@ -145,6 +146,14 @@ export class Miner {
     // header fields when it is created; this is the one field known only now.
     ;(builder as unknown as { headerData: { extraData: Uint8Array } }).headerData.extraData = fees.extraData(builder.gasUsed)
     const { block } = await builder.build()
+    // The builder re-creates each transaction for the block (with its own copy of the chain's
+    // Common); the block keeps the pool's objects instead, which the chain holds anyway (as
+    // `MinedTx.tx`): half the memory of a long history's transactions, and an impersonated
+    // sender's transaction stays the one that knows its sender. Same bytes, so the same roots.
+    const transactions = block.transactions as TypedTransaction[]
+    included.forEach(({ entry }, index) => {
+      if (equalsBytes(transactions[index]!.hash(), entry.tx.hash())) transactions[index] = entry.tx
+    })
     const hash = bytesToHex(block.hash()) as Hex
     const receipts = builder.transactionReceipts
     let logIndex = 0

@@ -30,6 +30,8 @@ export const BIGINT_FIELDS = ['chainId', 'nonce', 'gasPrice', 'maxPriorityFeePer
 const FIELD_TYPES: readonly number[] = [TransactionType.Legacy, TransactionType.AccessListEIP2930, TransactionType.FeeMarketEIP1559, TransactionType.EOACodeEIP7702]
 const AUTHORIZATION_FIELDS = ['chainId', 'address', 'nonce', 'yParity', 'r', 's'] as const
 const ABSENT = 0xff
+/** The largest value written without hex text (six bytes, what `writeUIntBE` takes). */
+const SMALL = 0xffffffffffffn
 const NO_ERROR = 0xffff
 
 const prefixed = (value: Uint8Array): string => `0x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`
@@ -92,6 +94,15 @@ export class ByteWriter {
     if (value === undefined) return this.u8(ABSENT)
     if (value < 0n) throw new RangeError(`a negative value (${value}) in a block`)
     if (value === 0n) return this.u8(0)
+    if (value <= SMALL) {
+      // Nonces, gas, fees and values of a test network: no hex text on the way.
+      const number = Number(value)
+      const length = number < 0x100 ? 1 : number < 0x10000 ? 2 : number < 0x1000000 ? 3 : number < 0x100000000 ? 4 : number < 0x10000000000 ? 5 : 6
+      this.#room(1 + length)
+      this.buffer[this.at++] = length
+      this.at = this.buffer.writeUIntBE(number, this.at, length)
+      return
+    }
     let digits = value.toString(16)
     if (digits.length % 2 === 1) digits = `0${digits}`
     const length = digits.length >>> 1

@@ -178,7 +178,7 @@ export async function writeBlockIndex(out: PayloadWriter, blocks: readonly Store
   for (const block of blocks) await writeHash(out, block.hash)
   let ordinal = 0
   for (const block of [...blocks, undefined]) {
-    await out.room(4)
+    if (!out.fits(4)) await out.room(4)
     out.buffer.writeUInt32BE(ordinal, out.at)
     out.at += 4
     ordinal += block?.txs.length ?? 0
@@ -187,7 +187,7 @@ export async function writeBlockIndex(out: PayloadWriter, blocks: readonly Store
 }
 
 async function writeHash(out: PayloadWriter, hash: Hex): Promise<void> {
-  await out.room(32)
+  if (!out.fits(32)) await out.room(32)
   if (out.buffer.write(hash.slice(2), out.at, 32, 'hex') !== 32) throw new Error(`${hash} is not a 32-byte hash`)
   out.at += 32
 }
@@ -274,7 +274,7 @@ export async function writeTrie(out: PayloadWriter, nodes: Iterable<[string, str
     const keyLength = key.length >>> 1
     if (typeof value === 'string') {
       // Room for the worst case (UTF-8 text); a hex string takes half its length.
-      await out.room(6 + keyLength + value.length * 3)
+      if (!out.fits(6 + keyLength + value.length * 3)) await out.room(6 + keyLength + value.length * 3)
       const { buffer, at } = out
       buffer.write(key, at + 6, 'hex')
       const hexLength = value.length >>> 1
@@ -288,7 +288,7 @@ export async function writeTrie(out: PayloadWriter, nodes: Iterable<[string, str
       buffer.writeUInt32BE((n | flag) >>> 0, at + 2)
       out.at = at + 6 + keyLength + n
     } else {
-      await out.room(6 + keyLength + value.length)
+      if (!out.fits(6 + keyLength + value.length)) await out.room(6 + keyLength + value.length)
       const { buffer, at } = out
       buffer.writeUInt16BE(keyLength, at)
       buffer.writeUInt32BE(value.length, at + 2)

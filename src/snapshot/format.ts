@@ -51,6 +51,11 @@ export class PayloadWriter {
     return this.#offset + this.at
   }
 
+  /** Whether `n` more bytes fit in `buffer` now (hot loops test this before awaiting {@link room}). */
+  fits(n: number): boolean {
+    return this.at + n <= this.buffer.length
+  }
+
   /** Makes room for `n` more bytes in `buffer` (a larger chunk when `n` exceeds one). */
   async room(n: number): Promise<void> {
     if (this.at + n <= this.buffer.length) return

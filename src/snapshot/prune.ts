@@ -8,12 +8,13 @@ const CODE_PREFIX = '63'
 type Db = ReadonlyMap<string, string | Uint8Array>
 
 /**
- * A set of 32-byte hashes in two typed arrays (an open-addressing table of positions into a
- * buffer of the hashes): asking it about a node reference costs no string and no object, where
+ * A set of 32-byte hashes in two typed arrays (an open-addressing table of positions into an
+ * array of the hashes' words): asking it about a node reference costs no string and no object, where
  * the database's own lookup costs a hex key and a probe of a map of every node ever written.
  */
 export class HashSet32 {
-  #hashes = Buffer.allocUnsafe(32 * 1024)
+  /** Entry `i` (from 1) is words `8(i-1)…8i-1`: its bytes read as little-endian 32-bit words. */
+  #words = new Int32Array(8 * 1024)
   #table = new Int32Array(2048)
   #count = 0
 
@@ -25,26 +26,33 @@ export class HashSet32 {
   add(bytes: Buffer, at: number): boolean {
     if ((this.#count + 1) * 2 > this.#table.length) this.#grow()
     const mask = this.#table.length - 1
-    const hashes = this.#hashes
-    for (let slot = bytes.readUInt32LE(at) & mask; ; slot = (slot + 1) & mask) {
+    const words = this.#words
+    const w0 = bytes.readInt32LE(at)
+    for (let slot = w0 & mask; ; slot = (slot + 1) & mask) {
       const stored = this.#table[slot]!
       if (stored === 0) {
-        bytes.copy(hashes, this.#count * 32, at, at + 32)
+        const base = this.#count * 8
+        words[base] = w0
+        for (let k = 1; k < 8; k++) words[base + k] = bytes.readInt32LE(at + 4 * k)
         this.#table[slot] = ++this.#count
         return true
       }
-      if (hashes.compare(bytes, at, at + 32, (stored - 1) * 32, stored * 32) === 0) return false
+      const base = (stored - 1) * 8
+      if (words[base] !== w0) continue
+      let same = true
+      for (let k = 1; k < 8 && same; k++) same = words[base + k] === bytes.readInt32LE(at + 4 * k)
+      if (same) return false
     }
   }
 
   #grow(): void {
-    const hashes = Buffer.allocUnsafe(this.#hashes.length * 2)
-    this.#hashes.copy(hashes, 0, 0, this.#count * 32)
-    this.#hashes = hashes
+    const words = new Int32Array(this.#words.length * 2)
+    words.set(this.#words.subarray(0, this.#count * 8))
+    this.#words = words
     const table = new Int32Array(this.#table.length * 2)
     const mask = table.length - 1
     for (let entry = 1; entry <= this.#count; entry++) {
-      let slot = hashes.readUInt32LE((entry - 1) * 32) & mask
+      let slot = words[(entry - 1) * 8]! & mask
       while (table[slot] !== 0) slot = (slot + 1) & mask
       table[slot] = entry
     }
