@@ -10,31 +10,162 @@ export interface TrieNodeSource {
   entries(): IterableIterator<[string, Uint8Array | string]>
 }
 
-/** Bytes per slab that small node values are copied into (see {@link TrieNodeMap.set}). */
-const SLAB = 1 << 16
+/** Bytes per slab that node values are copied into. */
+const SLAB = 1 << 18
 /** Values from this size up keep their own buffer. */
-const SLAB_VALUE_LIMIT = 1024
+const SLAB_VALUE_LIMIT = 4096
+
+/**
+ * Nodes under 32-byte keys (every trie node: its key is its hash) without an object per node:
+ * the keys' words, the values' places and an open-addressing table are typed arrays, and the
+ * values are bytes in shared slabs. A read hands out a new view of the value's bytes.
+ */
+class HashKeyedNodes {
+  /** Entry `i`: key words `8i…8i+7`, value in slab `slab[i]` at `offset[i]`, `length[i]` bytes (-1: deleted). */
+  #keys = new Int32Array(8 * 1024)
+  #slab = new Int32Array(1024)
+  #offset = new Int32Array(1024)
+  #length = new Int32Array(1024)
+  #table = new Int32Array(2048)
+  #count = 0
+  #deleted = 0
+  readonly #slabs: Uint8Array[] = []
+  /** The slab small values go into now, and how much of it is used. */
+  #small = -1
+  #smallAt = 0
+  readonly #scratch = Buffer.allocUnsafe(32)
+
+  get size(): number {
+    return this.#count - this.#deleted
+  }
+
+  get(key: string): Uint8Array | undefined {
+    const entry = this.#find(key)
+    if (entry < 0) return undefined
+    const length = this.#length[entry]!
+    if (length < 0) return undefined
+    const slab = this.#slabs[this.#slab[entry]!]!
+    return new Uint8Array(slab.buffer, slab.byteOffset + this.#offset[entry]!, length)
+  }
+
+  /** Sets `key` (64 hex characters, checked by the caller) to a copy of `value`. */
+  set(key: string, value: Uint8Array): void {
+    let entry = this.#find(key)
+    if (entry >= 0) {
+      // The same node again (its key is its hash): nothing to store unless it was deleted.
+      if (this.#length[entry]! >= 0) return
+      this.#deleted--
+    } else {
+      if ((this.#count + 1) * 2 > this.#table.length) this.#grow()
+      entry = this.#count++
+      const words = this.#keys
+      for (let k = 0; k < 8; k++) words[entry * 8 + k] = this.#scratch.readInt32LE(4 * k)
+      let slot = words[entry * 8]! & (this.#table.length - 1)
+      while (this.#table[slot] !== 0) slot = (slot + 1) & (this.#table.length - 1)
+      this.#table[slot] = entry + 1
+    }
+    this.#store(entry, value)
+  }
+
+  delete(key: string): boolean {
+    const entry = this.#find(key)
+    if (entry < 0 || this.#length[entry]! < 0) return false
+    this.#length[entry] = -1
+    this.#deleted++
+    return true
+  }
+
+  *entries(): Generator<[string, Uint8Array]> {
+    const key = Buffer.allocUnsafe(32)
+    for (let entry = 0; entry < this.#count; entry++) {
+      const length = this.#length[entry]!
+      if (length < 0) continue
+      for (let k = 0; k < 8; k++) key.writeInt32LE(this.#keys[entry * 8 + k]!, 4 * k)
+      const slab = this.#slabs[this.#slab[entry]!]!
+      yield [key.toString('hex'), new Uint8Array(slab.buffer, slab.byteOffset + this.#offset[entry]!, length)]
+    }
+  }
+
+  /** The entry under `key` (its bytes left in the scratch buffer), or -1. */
+  #find(key: string): number {
+    const scratch = this.#scratch
+    if (scratch.write(key, 0, 32, 'hex') !== 32) return -1
+    const w0 = scratch.readInt32LE(0)
+    const words = this.#keys
+    const mask = this.#table.length - 1
+    for (let slot = w0 & mask; ; slot = (slot + 1) & mask) {
+      const stored = this.#table[slot]!
+      if (stored === 0) return -1
+      const base = (stored - 1) * 8
+      if (words[base] !== w0) continue
+      let same = true
+      for (let k = 1; k < 8 && same; k++) same = words[base + k] === scratch.readInt32LE(4 * k)
+      if (same) return stored - 1
+    }
+  }
+
+  #store(entry: number, value: Uint8Array): void {
+    if (value.length >= SLAB_VALUE_LIMIT) {
+      this.#slabs.push(value.slice())
+      this.#slab[entry] = this.#slabs.length - 1
+      this.#offset[entry] = 0
+    } else {
+      if (this.#small < 0 || this.#smallAt + value.length > SLAB) {
+        this.#slabs.push(new Uint8Array(SLAB))
+        this.#small = this.#slabs.length - 1
+        this.#smallAt = 0
+      }
+      this.#slabs[this.#small]!.set(value, this.#smallAt)
+      this.#slab[entry] = this.#small
+      this.#offset[entry] = this.#smallAt
+      this.#smallAt += value.length
+    }
+    this.#length[entry] = value.length
+  }
+
+  #grow(): void {
+    const capacity = this.#slab.length * 2
+    const grow = (from: Int32Array, size: number) => {
+      const to = new Int32Array(size)
+      to.set(from)
+      return to
+    }
+    this.#keys = grow(this.#keys, capacity * 8)
+    this.#slab = grow(this.#slab, capacity)
+    this.#offset = grow(this.#offset, capacity)
+    this.#length = grow(this.#length, capacity)
+    const table = new Int32Array(this.#table.length * 2)
+    const mask = table.length - 1
+    for (let entry = 0; entry < this.#count; entry++) {
+      let slot = this.#keys[entry * 8]! & mask
+      while (table[slot] !== 0) slot = (slot + 1) & mask
+      table[slot] = entry + 1
+    }
+    this.#table = table
+  }
+}
+
+const HASH_KEY = /^[0-9a-f]{64}$/
 
 /**
  * The map behind a chain's trie database (ethereumjs' `MapDB`): every account, storage and code
  * node of every version of the state, keyed by hex hash. It holds a long-running network's
- * history, most of its heap, so it stores each node compactly:
- *   - Keys are flattened. ethereumjs builds them by concatenation, and a Map keeps the rope it is
- *     given: about 900 bytes per key instead of about 120.
- *   - Values are bytes, copied into shared slabs. A storage trie stores hex strings (twice the
- *     bytes, also ropes), and a node with its own `ArrayBuffer` costs a buffer object and a
- *     separate allocation per node. Every reader (`CheckpointDB.get`) takes either form; nodes are
- *     content-addressed and never written to in place.
+ * history, most of its heap, so it stores nodes without an object per node: nodes under 32-byte
+ * keys (all but code) in {@link HashKeyedNodes}, typed arrays and slabs of bytes. A Map of a
+ * million nodes, with ethereumjs' keys (ropes, ~900 bytes each) and values (a buffer object each;
+ * hex strings, twice the bytes, for storage tries), was most of a 10,000-block network's 1.3 GB
+ * heap and of the time of every full garbage collection. Every reader (`CheckpointDB.get`) takes
+ * the byte values this returns for either form; nodes are content-addressed, never changed in
+ * place. Other keys (code, under `c` + hash) stay in the Map itself.
  *
  * It can also stand on a read-only {@link TrieNodeSource} (a loaded snapshot file), which answers
  * what the map itself does not hold; then `size` and iteration cover both.
  */
 export class TrieNodeMap extends Map<string, string | Uint8Array> {
+  #nodes = new HashKeyedNodes()
   #base: TrieNodeSource | undefined
   /** Base nodes deleted through the map (ethereumjs deletes only with pruning, which is off). */
   #deleted: Set<string> | undefined
-  #slab = new Uint8Array(0)
-  #slabAt = 0
 
   /** Puts `base` under the map; the map's own entries still answer first. */
   attachBase(base: TrieNodeSource): void {
@@ -47,24 +178,30 @@ export class TrieNodeMap extends Map<string, string | Uint8Array> {
   }
 
   override get(key: string): string | Uint8Array | undefined {
-    const own = super.get(key)
+    const own = this.#ownGet(key)
     if (own !== undefined || this.#base === undefined) return own
     return this.#deleted?.has(key) ? undefined : this.#base.get(key)
   }
 
   override has(key: string): boolean {
-    return super.has(key) || this.get(key) !== undefined
+    return this.get(key) !== undefined
   }
 
   override set(key: string, value: string | Uint8Array): this {
-    // `toLowerCase` of a lowercase string returns it flattened (the key is lowercase hex).
+    // `toLowerCase` of a lowercase string returns it flattened: ethereumjs builds keys by
+    // concatenation, and a rope kept as a Map key costs ~900 bytes.
     const flat = key.toLowerCase()
     this.#deleted?.delete(flat)
-    return super.set(flat, this.#compact(value))
+    const bytes = typeof value === 'string' ? hexBytes(value) : value
+    if (bytes !== undefined && HASH_KEY.test(flat)) {
+      this.#nodes.set(flat, bytes)
+      return this
+    }
+    return super.set(flat, bytes ?? value)
   }
 
   override delete(key: string): boolean {
-    const own = super.delete(key)
+    const own = (key.length === 64 && this.#nodes.delete(key)) || super.delete(key)
     if (this.#base?.get(key) === undefined || this.#deleted?.has(key)) return own
     ;(this.#deleted ??= new Set()).add(key.toLowerCase())
     return true
@@ -72,23 +209,25 @@ export class TrieNodeMap extends Map<string, string | Uint8Array> {
 
   override clear(): void {
     super.clear()
+    this.#nodes = new HashKeyedNodes()
     this.#base = undefined
     this.#deleted = undefined
   }
 
   override get size(): number {
-    if (this.#base === undefined) return super.size
+    const own = this.#nodes.size + super.size
+    if (this.#base === undefined) return own
     let size = this.#base.size - (this.#deleted?.size ?? 0)
-    for (const key of super.keys()) if (this.#base.get(key) === undefined) size++
+    for (const [key] of this.#ownEntries()) if (this.#base.get(key) === undefined) size++
     return size
   }
 
   override *entries(): MapIterator<[string, string | Uint8Array]> {
     const base = this.#base
     if (base !== undefined) {
-      for (const entry of base.entries()) if (!this.#deleted?.has(entry[0]) && !super.has(entry[0])) yield entry
+      for (const entry of base.entries()) if (!this.#deleted?.has(entry[0]) && this.#ownGet(entry[0]) === undefined) yield entry
     }
-    yield* super.entries()
+    yield* this.#ownEntries()
   }
 
   override [Symbol.iterator](): MapIterator<[string, string | Uint8Array]> {
@@ -107,22 +246,18 @@ export class TrieNodeMap extends Map<string, string | Uint8Array> {
     for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this)
   }
 
-  #compact(value: string | Uint8Array): string | Uint8Array {
-    let bytes: Uint8Array
-    if (typeof value === 'string') {
-      // Hex from a storage trie; anything else is kept as it is.
-      const decoded = Buffer.from(value, 'hex')
-      if (decoded.length * 2 !== value.length) return value
-      bytes = decoded
-    } else bytes = value
-    if (bytes.length >= SLAB_VALUE_LIMIT) return typeof value === 'string' ? new Uint8Array(bytes) : value
-    if (this.#slabAt + bytes.length > this.#slab.length) {
-      this.#slab = new Uint8Array(SLAB)
-      this.#slabAt = 0
-    }
-    const copy = this.#slab.subarray(this.#slabAt, this.#slabAt + bytes.length)
-    copy.set(bytes)
-    this.#slabAt += bytes.length
-    return copy
+  #ownGet(key: string): string | Uint8Array | undefined {
+    return (key.length === 64 ? this.#nodes.get(key) : undefined) ?? super.get(key)
   }
+
+  *#ownEntries(): Generator<[string, string | Uint8Array]> {
+    yield* this.#nodes.entries()
+    yield* super.entries()
+  }
+}
+
+/** The bytes of an even-length hex string (a storage trie's node), or undefined for other text. */
+function hexBytes(value: string): Uint8Array | undefined {
+  const decoded = Buffer.from(value, 'hex')
+  return decoded.length * 2 === value.length ? new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.length) : undefined
 }

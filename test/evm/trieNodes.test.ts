@@ -67,3 +67,30 @@ describe('TrieNodeMap', () => {
     expect(map.get(key(2))).toBeUndefined()
   })
 })
+
+describe('TrieNodeMap with many nodes', () => {
+  it('holds thousands of hash-keyed nodes across growth, with deletes, and iterates each once', () => {
+    const map = new TrieNodeMap()
+    const value = (n: number) => Uint8Array.from({ length: 1 + (n % 600) }, (_, i) => (n + i) & 0xff)
+    for (let n = 0; n < 5000; n++) map.set(key(n * 2654435761), value(n))
+    // The same node again is a no-op; a code entry (another key shape) sits beside them.
+    map.set(key(0), value(0))
+    map.set(`63${key(1)}`, Uint8Array.of(0x60))
+    expect(map.size).toBe(5001)
+    for (let n = 0; n < 5000; n += 7) expect(map.get(key(n * 2654435761))).toEqual(value(n))
+    for (let n = 0; n < 5000; n += 2) expect(map.delete(key(n * 2654435761))).toBe(true)
+    expect(map.size).toBe(2501)
+    expect(map.get(key(2 * 2654435761))).toBeUndefined()
+    map.set(key(2 * 2654435761), value(2))
+    expect(map.get(key(2 * 2654435761))).toEqual(value(2))
+    const keys = [...map.keys()]
+    expect(keys.length).toBe(2502)
+    expect(new Set(keys).size).toBe(2502)
+    // 64 characters that are not hex are an ordinary key.
+    const odd = 'z'.repeat(64)
+    expect(map.get(odd)).toBeUndefined()
+    map.set(odd, 'text')
+    expect(map.get(odd)).toBe('text')
+    expect(map.delete(odd)).toBe(true)
+  })
+})
