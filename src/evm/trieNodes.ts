@@ -40,7 +40,16 @@ class HashKeyedNodes {
   }
 
   get(key: string): Uint8Array | undefined {
-    const entry = this.#find(key)
+    const scratch = this.#scratch
+    return scratch.write(key, 0, 32, 'hex') === 32 ? this.#value(this.#find(scratch, 0)) : undefined
+  }
+
+  /** The node under the 32 bytes at `bytes[at]`. */
+  getHashed(bytes: Buffer, at: number): Uint8Array | undefined {
+    return this.#value(this.#find(bytes, at))
+  }
+
+  #value(entry: number): Uint8Array | undefined {
     if (entry < 0) return undefined
     const length = this.#length[entry]!
     if (length < 0) return undefined
@@ -50,7 +59,8 @@ class HashKeyedNodes {
 
   /** Sets `key` (64 hex characters, checked by the caller) to a copy of `value`. */
   set(key: string, value: Uint8Array): void {
-    let entry = this.#find(key)
+    this.#scratch.write(key, 0, 32, 'hex')
+    let entry = this.#find(this.#scratch, 0)
     if (entry >= 0) {
       // The same node again (its key is its hash): nothing to store unless it was deleted.
       if (this.#length[entry]! >= 0) return
@@ -68,7 +78,8 @@ class HashKeyedNodes {
   }
 
   delete(key: string): boolean {
-    const entry = this.#find(key)
+    if (this.#scratch.write(key, 0, 32, 'hex') !== 32) return false
+    const entry = this.#find(this.#scratch, 0)
     if (entry < 0 || this.#length[entry]! < 0) return false
     this.#length[entry] = -1
     this.#deleted++
@@ -86,11 +97,9 @@ class HashKeyedNodes {
     }
   }
 
-  /** The entry under `key` (its bytes left in the scratch buffer), or -1. */
-  #find(key: string): number {
-    const scratch = this.#scratch
-    if (scratch.write(key, 0, 32, 'hex') !== 32) return -1
-    const w0 = scratch.readInt32LE(0)
+  /** The entry under the 32 bytes at `bytes[at]`, or -1. */
+  #find(bytes: Buffer, at: number): number {
+    const w0 = bytes.readInt32LE(at)
     const words = this.#keys
     const mask = this.#table.length - 1
     for (let slot = w0 & mask; ; slot = (slot + 1) & mask) {
@@ -99,7 +108,7 @@ class HashKeyedNodes {
       const base = (stored - 1) * 8
       if (words[base] !== w0) continue
       let same = true
-      for (let k = 1; k < 8 && same; k++) same = words[base + k] === scratch.readInt32LE(4 * k)
+      for (let k = 1; k < 8 && same; k++) same = words[base + k] === bytes.readInt32LE(at + 4 * k)
       if (same) return stored - 1
     }
   }
@@ -185,6 +194,13 @@ export class TrieNodeMap extends Map<string, string | Uint8Array> {
 
   override has(key: string): boolean {
     return this.get(key) !== undefined
+  }
+
+  /** The node under the 32-byte key at `bytes[at]`: {@link get} without a hex key. */
+  getHashed(bytes: Buffer, at: number): string | Uint8Array | undefined {
+    const own = this.#nodes.getHashed(bytes, at)
+    if (own !== undefined || (this.#base === undefined && super.size === 0)) return own
+    return this.get(bytes.toString('hex', at, at + 32))
   }
 
   override set(key: string, value: string | Uint8Array): this {

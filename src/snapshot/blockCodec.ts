@@ -86,8 +86,8 @@ export class ByteWriter {
   }
 
   text(value: string): void {
-    const bytes = Buffer.from(value, 'utf8')
-    this.lengthPrefixed(bytes)
+    if (value === '') return this.u32(0)
+    this.lengthPrefixed(Buffer.from(value, 'utf8'))
   }
 
   bigint(value: bigint | undefined): void {

@@ -5,15 +5,16 @@ import type { Network, NetworkOptions } from '../network/network.js'
 import { L1SIM_VERSION } from '../network/version.js'
 import { SnapshotFileError } from './errors.js'
 import type { StoredBlock } from '../evm/types.js'
+import type { TrieKey } from './codec.js'
 import { blockStateRoot } from './codec.js'
 import { reachableNodes } from './prune.js'
 import { RECENT_STATES, type SavedChain, type SavedNetwork, type SavedNode, type SavedValidator, type SnapshotHeader, type StateHistory } from './state.js'
 
 /** The whole network as plain data, and the header describing it. */
-export async function captureNetwork(network: Network, path: string, history: StateHistory): Promise<{ state: SavedNetwork; blocks: StoredBlock[][]; tries: Iterable<[string, string | Uint8Array]>[]; header: SnapshotHeader }> {
+export async function captureNetwork(network: Network, path: string, history: StateHistory): Promise<{ state: SavedNetwork; blocks: StoredBlock[][]; tries: Iterable<[TrieKey, string | Uint8Array]>[]; header: SnapshotHeader }> {
   const chains: SavedChain[] = []
   const blocks: StoredBlock[][] = []
-  const tries: Iterable<[string, string | Uint8Array]>[] = []
+  const tries: Iterable<[TrieKey, string | Uint8Array]>[] = []
   for (const chain of network.chains) {
     const captured = await captureChain(chain, path, history)
     chains.push(captured.saved)
@@ -67,7 +68,7 @@ export async function captureNetwork(network: Network, path: string, history: St
  * The blocks and the trie's nodes are written later, as they are read (see `writeBlocks` and
  * `writeTrie`); the saved chain's own `blocks` stay empty.
  */
-async function captureChain(chain: EvmChain, path: string, history: StateHistory): Promise<{ saved: SavedChain; blocks: StoredBlock[]; trie: Iterable<[string, string | Uint8Array]> }> {
+async function captureChain(chain: EvmChain, path: string, history: StateHistory): Promise<{ saved: SavedChain; blocks: StoredBlock[]; trie: Iterable<[TrieKey, string | Uint8Array]> }> {
   const snapshot = await chain.snapshot()
   if (chain.store.height < snapshot.height) throw new SnapshotFileError(path, `chain ${chain.alias} was reverted while it was being saved`)
   const blocks = [...chain.store.range(1n, snapshot.height)]

@@ -261,22 +261,30 @@ export const TEXT_STRING_FLAG = 0x40000000
 const TEXT_STRING = TEXT_STRING_FLAG
 export const TRIE_LENGTH_MASK = 0x3fffffff
 
+/** A trie node's key: the database's hex string, or its bytes. */
+export type TrieKey = string | Uint8Array
+
+function writeKey(buffer: Buffer, key: TrieKey, at: number): void {
+  if (typeof key === 'string') buffer.write(key, at, 'hex')
+  else buffer.set(key, at)
+}
+
 /**
- * Trie nodes as a section of format version 2: per node `u16 key length, u32 value length` (with
+ * Trie nodes as a section of format versions 2 and 3: per node `u16 key length, u32 value length` (with
  * the {@link HEX_STRING} or {@link TEXT_STRING} flag) and the key's and value's bytes, then
- * `u32 count` of the nodes. Keys are the database's hex strings, written as bytes; so are hex
+ * `u32 count` of the nodes. Keys are written as bytes (the database's hex strings, or bytes); so are hex
  * string values (half the bytes of the text). Written straight into the writer's buffer as the
  * nodes come: no copy of a node is made, and none is kept.
  */
-export async function writeTrie(out: PayloadWriter, nodes: Iterable<[string, string | Uint8Array]>): Promise<void> {
+export async function writeTrie(out: PayloadWriter, nodes: Iterable<[TrieKey, string | Uint8Array]>): Promise<void> {
   let count = 0
   for (const [key, value] of nodes) {
-    const keyLength = key.length >>> 1
+    const keyLength = typeof key === 'string' ? key.length >>> 1 : key.length
     if (typeof value === 'string') {
       // Room for the worst case (UTF-8 text); a hex string takes half its length.
       if (!out.fits(6 + keyLength + value.length * 3)) await out.room(6 + keyLength + value.length * 3)
       const { buffer, at } = out
-      buffer.write(key, at + 6, 'hex')
+      writeKey(buffer, key, at + 6)
       const hexLength = value.length >>> 1
       let n = value.length % 2 === 0 ? buffer.write(value, at + 6 + keyLength, 'hex') : -1
       let flag = HEX_STRING
@@ -292,7 +300,7 @@ export async function writeTrie(out: PayloadWriter, nodes: Iterable<[string, str
       const { buffer, at } = out
       buffer.writeUInt16BE(keyLength, at)
       buffer.writeUInt32BE(value.length, at + 2)
-      buffer.write(key, at + 6, 'hex')
+      writeKey(buffer, key, at + 6)
       buffer.set(value, at + 6 + keyLength)
       out.at = at + 6 + keyLength + value.length
     }

@@ -11,6 +11,7 @@ import { restoreNetwork } from './restore.js'
 import { readBlocks, unpackTrie, writeBlockIndex, writeBlocks, writeTrie } from './codec.js'
 import { FrozenBlocks, FrozenTrie } from './frozen.js'
 import type { StoredBlock } from '../evm/types.js'
+import type { TrieKey } from './codec.js'
 import type { SavedNetwork, SnapshotHeader, StateHistory } from './state.js'
 
 export type { StateHistory } from './state.js'
@@ -139,7 +140,7 @@ export async function inspectSnapshot(path: string): Promise<SnapshotInfo> {
  * `writeTrie`). Version 2 had no block index; version 1 had the blocks in the first section and
  * one trie section per chain (see `unpackTrie`).
  */
-async function writePayload(out: PayloadWriter, encodedState: Buffer, blocks: readonly StoredBlock[][], tries: readonly Iterable<[string, string | Uint8Array]>[]): Promise<void> {
+async function writePayload(out: PayloadWriter, encodedState: Buffer, blocks: readonly StoredBlock[][], tries: readonly Iterable<[TrieKey, string | Uint8Array]>[]): Promise<void> {
   await out.section()
   await out.bytes(encodedState)
   for (const [i, trie] of tries.entries()) {

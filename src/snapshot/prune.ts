@@ -5,7 +5,8 @@ const EMPTY_CODE = Buffer.from('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b
 /** ethereumjs keeps code under `c` + its hash in the trie's database. */
 const CODE_PREFIX = '63'
 
-type Db = ReadonlyMap<string, string | Uint8Array>
+/** A trie database; one that can look a node up by its key's bytes is asked that way. */
+type Db = ReadonlyMap<string, string | Uint8Array> & { getHashed?(bytes: Buffer, at: number): string | Uint8Array | undefined }
 
 /**
  * A set of 32-byte hashes in two typed arrays (an open-addressing table of positions into an
@@ -62,7 +63,8 @@ export class HashSet32 {
 
 /**
  * The part of a trie database that the given state roots reach: their account tries, the storage
- * tries and code of their accounts, each node yielded once with its key as the database has it.
+ * tries and code of their accounts, each node yielded once with its key (a hash's bytes, or for
+ * code the database's hex key).
  * Nodes are shared between versions of the state, so each is visited once however many roots
  * reach it. A root the database does not hold adds nothing.
  *
@@ -73,23 +75,22 @@ export class HashSet32 {
  * {@link HashSet32} (no string or object per node), so a reference already followed costs no
  * database lookup.
  */
-export function* reachableNodes(db: Db, roots: Iterable<string>): Generator<[string, string | Uint8Array]> {
+export function* reachableNodes(db: Db, roots: Iterable<string>): Generator<[string | Uint8Array, string | Uint8Array]> {
   // Node references already followed (whether or not the database held them), and code hashes.
   const seen = new HashSet32()
   const seenCode = new HashSet32()
   // Found but not yet read for children: their values, and whether they are in an account trie.
   const pending: (string | Uint8Array)[] = []
   const pendingAccounts: boolean[] = []
-  const found: [string, string | Uint8Array][] = []
+  const found: [string | Uint8Array, string | Uint8Array][] = []
   // The reference at `b[at]` (32 bytes): looked up in the database the first time it is seen.
   const visit = (b: Buffer, at: number, accounts: boolean) => {
     if (!seen.add(b, at)) return
-    const key = b.toString('hex', at, at + 32)
-    const value = db.get(key)
+    const value = db.getHashed ? db.getHashed(b, at) : db.get(b.toString('hex', at, at + 32))
     if (value === undefined) return
     pending.push(value)
     pendingAccounts.push(accounts)
-    found.push([key, value])
+    found.push([new Uint8Array(b.subarray(at, at + 32)), value])
   }
   let scratch = Buffer.allocUnsafe(4096)
   // The item at `at`: its payload's start and length, whether it is a list, and where it ends.
