@@ -49,6 +49,19 @@ class HashKeyedNodes {
     return this.#value(this.#find(bytes, at))
   }
 
+  /** See {@link TrieNodeMap.walker}. */
+  walker(): (bytes: Buffer, at: number) => Uint8Array | null | undefined {
+    // Nodes added during the walk are past its end: new content, which the walk's roots cannot reach.
+    const met = new Uint8Array(this.#count)
+    return (bytes, at) => {
+      const entry = this.#find(bytes, at)
+      if (entry < 0 || this.#length[entry]! < 0) return undefined
+      if (met[entry] === 1) return null
+      met[entry] = 1
+      return this.#value(entry)
+    }
+  }
+
   #value(entry: number): Uint8Array | undefined {
     if (entry < 0) return undefined
     const length = this.#length[entry]!
@@ -194,6 +207,16 @@ export class TrieNodeMap extends Map<string, string | Uint8Array> {
 
   override has(key: string): boolean {
     return this.get(key) !== undefined
+  }
+
+  /**
+   * For a walk over the trie (the snapshot's): a function that answers a 32-byte key with its node
+   * the first time, with null every time after, and with undefined for a key the map's own
+   * hash-keyed nodes do not hold (ask {@link getHashed}, which also reads the base). It marks
+   * nodes in one byte per node rather than in a set of their keys.
+   */
+  walker(): (bytes: Buffer, at: number) => Uint8Array | null | undefined {
+    return this.#nodes.walker()
   }
 
   /** The node under the 32-byte key at `bytes[at]`: {@link get} without a hex key. */

@@ -26,20 +26,24 @@ export type Framed = { version: number; header: Buffer; payload: Buffer; checksu
 const CHUNK = 1 << 20
 
 /**
- * The payload as it is produced, into one reused buffer that is written out whenever it fills:
- * saving a large network allocates no buffer the size of its file (large allocations outside the
- * heap count towards garbage collection of the network's own heap). A section is `u64 length` +
- * its bytes; the length is filled in when the section ends.
+ * The payload as it is produced, into one of two reused buffers: when it fills, it is written out
+ * while the other one fills (the file system works while the network is encoded). Saving a large
+ * network allocates no buffer the size of its file (large allocations outside the heap count
+ * towards garbage collection of the network's own heap). A section is `u64 length` + its bytes;
+ * the length is filled in when the section ends.
  */
 export class PayloadWriter {
   /** The current chunk: `at` bytes of it are not written yet. */
-  buffer = Buffer.allocUnsafe(CHUNK)
+  buffer: Buffer = Buffer.allocUnsafe(CHUNK)
   at = 0
   readonly #handle: FileHandle
   /** The file offset of `buffer[0]`. */
   #offset: number
   readonly #patches: [position: number, value: number][] = []
   #section = -1
+  /** The write of the previous chunk, and the chunk it writes (free once the write is done). */
+  #writing: Promise<void> | undefined
+  #spare: Buffer | undefined
 
   constructor(handle: FileHandle, offset: number) {
     this.#handle = handle
@@ -81,6 +85,7 @@ export class PayloadWriter {
   async finish(): Promise<number> {
     this.#endSection()
     await this.flush()
+    await this.#writing
     const word = Buffer.alloc(8)
     for (const [position, value] of this.#patches) {
       word.writeBigUInt64BE(BigInt(value))
@@ -89,11 +94,19 @@ export class PayloadWriter {
     return this.#offset
   }
 
+  /** Starts writing what is buffered, once the previous write is done, and switches buffers. */
   async flush(): Promise<void> {
     if (this.at === 0) return
-    await writeFully(this.#handle, this.buffer.subarray(0, this.at), this.#offset)
+    await this.#writing
+    const full = this.buffer
+    // Observed at once (a failure is seen by the next flush or `finish`, not reported as unhandled).
+    const writing = writeFully(this.#handle, full.subarray(0, this.at), this.#offset)
+    writing.catch(() => undefined)
+    this.#writing = writing
     this.#offset += this.at
     this.at = 0
+    this.buffer = this.#spare ?? Buffer.allocUnsafe(CHUNK)
+    this.#spare = full
   }
 
   #endSection(): void {

@@ -6,7 +6,11 @@ const EMPTY_CODE = Buffer.from('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b
 const CODE_PREFIX = '63'
 
 /** A trie database; one that can look a node up by its key's bytes is asked that way. */
-type Db = ReadonlyMap<string, string | Uint8Array> & { getHashed?(bytes: Buffer, at: number): string | Uint8Array | undefined }
+type Db = ReadonlyMap<string, string | Uint8Array> & {
+  getHashed?(bytes: Buffer, at: number): string | Uint8Array | undefined
+  /** See `TrieNodeMap.walker`. */
+  walker?(): (bytes: Buffer, at: number) => Uint8Array | null | undefined
+}
 
 /**
  * A set of 32-byte hashes in two typed arrays (an open-addressing table of positions into an
@@ -76,7 +80,8 @@ export class HashSet32 {
  * database lookup.
  */
 export function* reachableNodes(db: Db, roots: Iterable<string>): Generator<[string | Uint8Array, string | Uint8Array]> {
-  // Node references already followed (whether or not the database held them), and code hashes.
+  // Node references already followed that the database's walker does not mark (not held, or held
+  // by a loaded file under it), and code hashes.
   const seen = new HashSet32()
   const seenCode = new HashSet32()
   // Found but not yet read for children: their values, and whether they are in an account trie.
@@ -84,10 +89,15 @@ export function* reachableNodes(db: Db, roots: Iterable<string>): Generator<[str
   const pendingAccounts: boolean[] = []
   const found: [string | Uint8Array, string | Uint8Array][] = []
   // The reference at `b[at]` (32 bytes): looked up in the database the first time it is seen.
+  const walk = db.walker?.()
   const visit = (b: Buffer, at: number, accounts: boolean) => {
-    if (!seen.add(b, at)) return
-    const value = db.getHashed ? db.getHashed(b, at) : db.get(b.toString('hex', at, at + 32))
-    if (value === undefined) return
+    let value: string | Uint8Array | null | undefined = walk?.(b, at)
+    if (value === null) return
+    if (value === undefined) {
+      if (!seen.add(b, at)) return
+      value = db.getHashed ? db.getHashed(b, at) : db.get(b.toString('hex', at, at + 32))
+      if (value === undefined) return
+    }
     pending.push(value)
     pendingAccounts.push(accounts)
     found.push([new Uint8Array(b.subarray(at, at + 32)), value])

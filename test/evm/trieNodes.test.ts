@@ -94,3 +94,20 @@ describe('TrieNodeMap with many nodes', () => {
     expect(map.delete(odd)).toBe(true)
   })
 })
+
+describe('TrieNodeMap.walker', () => {
+  it('answers a node the first time its key is met, null after, undefined for keys it does not hold', () => {
+    const map = new TrieNodeMap()
+    map.set(key(1), '0a')
+    map.attachBase(base([[key(2), Uint8Array.of(2)]]))
+    const walk = map.walker()
+    const at = (n: number) => Buffer.concat([Buffer.alloc(3), Buffer.from(key(n), 'hex')])
+    expect(walk(at(1), 3)).toEqual(Uint8Array.of(0x0a))
+    expect(walk(at(1), 3)).toBeNull()
+    expect(walk(at(2), 3)).toBeUndefined()
+    expect(map.getHashed(at(2), 3)).toEqual(Uint8Array.of(2))
+    expect(map.getHashed(at(3), 3)).toBeUndefined()
+    // Another walk starts afresh.
+    expect(map.walker()(at(1), 3)).toEqual(Uint8Array.of(0x0a))
+  })
+})
