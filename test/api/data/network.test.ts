@@ -37,6 +37,14 @@ describe('/v1 on a running network', () => {
     const second = (await (await fetch(`${devnet.url}/v1/chains/43112/blocks?pageSize=2&pageToken=${first.nextPageToken}`)).json()) as { blocks: Array<Record<string, unknown>>; nextPageToken?: string }
     expect(second.blocks.map((b) => b.blockNumber)).toEqual(['1', '0'])
     expect(second.nextPageToken).toBeUndefined()
+    // After the chain goes back to block 1 and two empty blocks follow, the counts follow the new history.
+    const rpc = (method: string, params: unknown[] = []) => fetch(devnet.rpcUrl('C'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    const cut = devnet.network.cChain.store.byNumber(1n)!
+    await devnet.network.cChain.revert({ ...(await devnet.network.cChain.snapshot()), height: 1n, stateRoot: cut.block.header.stateRoot })
+    await rpc('evm_mine')
+    await rpc('evm_mine')
+    const after = (await (await fetch(`${devnet.url}/v1/chains/43112/blocks?pageSize=3`)).json()) as { blocks: Array<Record<string, unknown>> }
+    expect(after.blocks.map((b) => [b.blockNumber, b.txCount, b.cumulativeTransactions])).toEqual([['3', 0, '1'], ['2', 0, '1'], ['1', 1, '1']])
     const bad = await fetch(`${devnet.url}/v1/chains/43112/blocks?pageSize=101`)
     expect(bad.status).toBe(400)
     expect(await bad.json()).toEqual({ message: ['pageSize must not be greater than 100'], statusCode: 400, error: 'Bad Request' })

@@ -108,8 +108,21 @@ export function evmChainFor(network: Network, chainId: string): EvmChain | undef
 /** Transactions in blocks 0…n, memoized per block (a memo whose block hash no longer matches, after a revert, is recomputed). */
 function cumulativeTransactions(entry: Indexed, n: number): number {
   const { cumulative, indexer } = entry
-  let valid = 0
-  while (valid < cumulative.length && valid <= n && cumulative[valid]!.hash === indexer.block(valid)?.hash) valid++
+  // A block's hash commits to every block below it, so the cache is good up to its highest entry
+  // that still matches the chain, and a revert leaves a stale suffix: found by bisection, not by
+  // checking every entry on every request (which made a page of blocks cost the chain's height).
+  const matches = (i: number) => cumulative[i]!.hash === indexer.block(i)?.hash
+  let valid = cumulative.length
+  if (valid > 0 && !matches(valid - 1)) {
+    let low = 0
+    let high = valid - 1
+    while (low < high) {
+      const mid = (low + high) >>> 1
+      if (matches(mid)) low = mid + 1
+      else high = mid
+    }
+    valid = low
+  }
   cumulative.length = valid
   for (let i = valid; i <= n; i++) {
     const block = indexer.block(i)
