@@ -63,9 +63,8 @@ export function rememberEncoding(stored: StoredBlock, bytes: Uint8Array): void {
   encodings.set(stored, bytes)
 }
 
-function txFromRecord(record: TxRecord, opts: { common: BlockOptions['common'] }): TypedTransaction {
-  if (record instanceof Uint8Array) return createTxFromRLP(record, opts)
-  const [type, ...rest] = record
+/** A field record's transaction data, as the transaction constructors take it. */
+function txDataFromRecord([type, ...rest]: [number, ...unknown[]]): TypedTxData {
   const data: Record<string, unknown> = { type }
   BIGINT_FIELDS.forEach((f, i) => {
     if (rest[i] !== undefined) data[f] = rest[i]
@@ -76,7 +75,17 @@ function txFromRecord(record: TxRecord, opts: { common: BlockOptions['common'] }
   if (accessList !== undefined) data.accessList = accessList
   else if (type === TransactionType.AccessListEIP2930 || type === TransactionType.FeeMarketEIP1559 || type === TransactionType.EOACodeEIP7702) data.accessList = []
   if (authorizationList !== undefined) data.authorizationList = authorizationList
-  return createTx(data as TypedTxData, opts)
+  return data as TypedTxData
+}
+
+/** A saved transaction; an impersonated sender's is made unsigned straight from its fields (one construction, not two). */
+function txFromRecord(chain: EvmChain, record: TxRecord, from: Hex, unsigned: boolean, opts: { common: BlockOptions['common'] }): TypedTransaction {
+  if (record instanceof Uint8Array) {
+    const tx = createTxFromRLP(record, opts)
+    return unsigned ? unsignedCopy(chain, tx, from) : tx
+  }
+  const data = txDataFromRecord(record)
+  return unsigned ? createUnsignedTx(chain.common, data, from) : createTx(data, opts)
 }
 
 /**
@@ -141,10 +150,7 @@ function buildBlock(chain: EvmChain, record: BlockRecord): Block {
     at += n
   }
   const header = createBlockHeaderFromBytesArray(values, opts)
-  const txs = record.txs.map(([txRecord, , from, unsigned]) => {
-    const tx = txFromRecord(txRecord, { common: header.common })
-    return unsigned ? unsignedCopy(chain, tx, from) : tx
-  })
+  const txs = record.txs.map(([txRecord, , from, unsigned]) => txFromRecord(chain, txRecord, from, unsigned, { common: header.common }))
   return new Block(header, txs, [], record.withdrawals ? [] : undefined, opts)
 }
 
