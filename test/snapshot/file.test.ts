@@ -139,6 +139,20 @@ describe('older format versions', () => {
     return out
   }
 
+  /** A file of format `version` with the good file's header and these payload sections, checksummed. */
+  function fileOf(version: number, payload: Buffer[]): Buffer {
+    const framed = payload.flatMap((section) => {
+      const length = Buffer.alloc(8)
+      length.writeBigUInt64BE(BigInt(section.length))
+      return [length, section]
+    })
+    const headerEnd = 24 + bytes.readUInt32BE(20)
+    const file = Buffer.concat([bytes.subarray(0, headerEnd), ...framed, Buffer.alloc(32)])
+    file.writeUInt32BE(version, 8)
+    file.writeBigUInt64BE(BigInt(file.length), 12)
+    return rechecksum(file)
+  }
+
   it('loads a file of format version 1 (blocks in the state, one trie section per chain)', async () => {
     // Version 1, made from the version 3 file: the state with its chains' blocks, then per chain
     // `u32 count` and its nodes, a node's value as bytes or (top bit) as its hex text.
@@ -165,17 +179,8 @@ describe('older format versions', () => {
       count.writeUInt32BE(nodes.length)
       return Buffer.concat([count, ...nodes])
     })
-    const payload = [serialize(saved), ...tries].flatMap((section) => {
-      const length = Buffer.alloc(8)
-      length.writeBigUInt64BE(BigInt(section.length))
-      return [length, section]
-    })
-    const headerEnd = 24 + bytes.readUInt32BE(20)
-    const file = Buffer.concat([bytes.subarray(0, headerEnd), ...payload, Buffer.alloc(32)])
-    file.writeUInt32BE(1, 8)
-    file.writeBigUInt64BE(BigInt(file.length), 12)
     const path = `${tmp.dir}/v1.l1sim`
-    writeFileSync(path, rechecksum(file))
+    writeFileSync(path, fileOf(1, [serialize(saved), ...tries]))
     expect((await inspectSnapshot(path)).formatVersion).toBe(1)
     const loaded = await loadNetwork(path)
     try {
@@ -201,17 +206,8 @@ describe('older format versions', () => {
       }))
     }
     const withoutIndexes = [state!, ...rest.flatMap((section, i) => (i % 3 === 0 ? [] : i % 3 === 1 ? [v8Blocks(section)] : [section]))]
-    const payload = withoutIndexes.flatMap((section) => {
-      const length = Buffer.alloc(8)
-      length.writeBigUInt64BE(BigInt(section.length))
-      return [length, section]
-    })
-    const headerEnd = 24 + bytes.readUInt32BE(20)
-    const file = Buffer.concat([bytes.subarray(0, headerEnd), ...payload, Buffer.alloc(32)])
-    file.writeUInt32BE(2, 8)
-    file.writeBigUInt64BE(BigInt(file.length), 12)
     const path = `${tmp.dir}/v2.l1sim`
-    writeFileSync(path, rechecksum(file))
+    writeFileSync(path, fileOf(2, withoutIndexes))
     expect((await inspectSnapshot(path)).formatVersion).toBe(2)
     const loaded = await loadNetwork(path)
     try {
@@ -234,16 +230,7 @@ describe('older format versions', () => {
       chain.trieNodes = 1
     })
     const empty = Buffer.alloc(4)
-    const payload = [serialize(saved), ...saved.chains.map(() => empty)].flatMap((section) => {
-      const length = Buffer.alloc(8)
-      length.writeBigUInt64BE(BigInt(section.length))
-      return [length, section]
-    })
-    const headerEnd = 24 + bytes.readUInt32BE(20)
-    const file = Buffer.concat([bytes.subarray(0, headerEnd), ...payload, Buffer.alloc(32)])
-    file.writeUInt32BE(1, 8)
-    file.writeBigUInt64BE(BigInt(file.length), 12)
-    const error = await loadError('v1-short.l1sim', rechecksum(file))
+    const error = await loadError('v1-short.l1sim', fileOf(1, [serialize(saved), ...saved.chains.map(() => empty)]))
     expect(error).toBeInstanceOf(SnapshotFileError)
     expect((error as Error).message).toMatch(/^snapshot .*v1-short\.l1sim: cannot be restored \(saved by l1sim 0\.1\.0\): chain C: 0 trie nodes read, 1 saved$/)
   })
