@@ -1,6 +1,6 @@
 /**
  * A read-only base of trie nodes under a {@link TrieNodeMap}: a loaded snapshot file's nodes,
- * looked up in place rather than copied into the map (see `src/snapshot/frozenTrie.ts`).
+ * looked up in place rather than copied into the map (`FrozenTrie` in `src/snapshot/frozen.ts`).
  */
 export interface TrieNodeSource {
   /** How many nodes it holds. */
