@@ -232,32 +232,31 @@ export function readBlockBatch(batch: Buffer): { records: BlockRecord[]; bytes: 
   return { records, bytes }
 }
 
-/** Every record of a {@link writeBlocks} section. */
-export function readBlockSection(section: Buffer): BlockRecord[] {
-  const records: BlockRecord[] = []
+/** The batches of a blocks section (`u32 length` + bytes each, in format versions 2 and 3), checked to fit it. */
+export function blockBatches(section: Buffer): Buffer[] {
+  const batches: Buffer[] = []
   for (let at = 0; at < section.length; ) {
     if (at + 4 > section.length) throw new RangeError('a block batch length is cut short')
     const length = section.readUInt32BE(at)
     if (at + 4 + length > section.length) throw new RangeError(`a block batch of ${length} bytes runs past its section`)
-    records.push(...readBlockBatch(section.subarray(at + 4, at + 4 + length)).records)
+    batches.push(section.subarray(at + 4, at + 4 + length))
     at += 4 + length
   }
-  return records
+  return batches
 }
 
-/** The records of a blocks section of format version 2: batches of `u32 length` + `v8.serialize` of an array of records. */
+/** Every record of a {@link writeBlocks} section. */
+export function readBlockSection(section: Buffer): BlockRecord[] {
+  return blockBatches(section).flatMap((batch) => readBlockBatch(batch).records)
+}
+
+/** The records of a blocks section of format version 2: each batch is `v8.serialize` of an array of records. */
 export function readBlocks(section: Buffer): BlockRecord[] {
-  const blocks: BlockRecord[] = []
-  for (let at = 0; at < section.length; ) {
-    if (at + 4 > section.length) throw new RangeError('a block batch length is cut short')
-    const length = section.readUInt32BE(at)
-    if (at + 4 + length > section.length) throw new RangeError(`a block batch of ${length} bytes runs past its section`)
-    const batch = deserialize(section.subarray(at + 4, at + 4 + length)) as unknown
+  return blockBatches(section).flatMap((bytes) => {
+    const batch = deserialize(bytes) as unknown
     if (!Array.isArray(batch)) throw new TypeError('a block batch is not a list of blocks')
-    for (const record of batch as BlockRecord[]) blocks.push(record)
-    at += 4 + length
-  }
-  return blocks
+    return batch as BlockRecord[]
+  })
 }
 
 /** A value's flag in a trie section: the database held it as a hex string (written as its bytes). */

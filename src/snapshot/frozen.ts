@@ -3,7 +3,7 @@ import type { EvmChain } from '../evm/chain.js'
 import type { BlockSource } from '../evm/store.js'
 import type { TrieNodeSource } from '../evm/trieNodes.js'
 import type { StoredBlock } from '../evm/types.js'
-import { BLOCK_BATCH, blockFromRecord, readBlockBatch, rememberEncoding, TEXT_STRING_FLAG, TRIE_LENGTH_MASK, type BlockRecord } from './codec.js'
+import { BLOCK_BATCH, blockBatches, blockFromRecord, readBlockBatch, rememberEncoding, TEXT_STRING_FLAG, TRIE_LENGTH_MASK, type BlockRecord } from './codec.js'
 
 /**
  * A loaded snapshot's chain history, left in the file's buffer: the trie nodes and the blocks are
@@ -130,7 +130,6 @@ export class FrozenTrie implements TrieNodeSource {
 export class FrozenBlocks implements BlockSource {
   readonly count: number
   #chain: EvmChain | undefined
-  readonly #records: Buffer
   readonly #index: Buffer
   /** Where block `n`'s hash is in the index: `(n - 1) * 32 + 4`. */
   readonly #firstTx: Uint32Array
@@ -138,8 +137,8 @@ export class FrozenBlocks implements BlockSource {
   readonly #txHashes: number
   readonly #blocksTable: EntryTable
   readonly #txTable: EntryTable
-  /** Where each batch of records starts in its section. */
-  readonly #batches: number[] = []
+  /** The section's batches of records. */
+  readonly #batches: Buffer[]
   #decoded: { batch: number; records: BlockRecord[]; bytes: Uint8Array[] } | undefined
 
   constructor(index: Buffer, records: Buffer) {
@@ -155,15 +154,9 @@ export class FrozenBlocks implements BlockSource {
     const txHashes = firstTxAt + (count + 1) * 4
     const txCount = firstTx[count]!
     if (firstTx[0] !== 0 || txHashes + txCount * 32 !== index.length) throw new RangeError(`the block index does not hold the ${txCount} transactions it counts`)
-    for (let at = 0; at < records.length; ) {
-      if (at + 4 > records.length) throw new RangeError('a block batch length is cut short')
-      this.#batches.push(at)
-      at += 4 + records.readUInt32BE(at)
-      if (at > records.length) throw new RangeError('a block batch runs past its section')
-    }
+    this.#batches = blockBatches(records)
     if (this.#batches.length !== Math.ceil(count / BLOCK_BATCH)) throw new RangeError(`${this.#batches.length} block batches for ${count} blocks`)
     this.count = count
-    this.#records = records
     this.#index = index
     this.#firstTx = firstTx
     this.#txHashes = txHashes
@@ -182,8 +175,7 @@ export class FrozenBlocks implements BlockSource {
     if (chain === undefined) throw new Error('the saved blocks are not bound to a chain')
     const batch = Math.floor((number - 1) / BLOCK_BATCH)
     if (this.#decoded?.batch !== batch) {
-      const at = this.#batches[batch]!
-      const decoded = readBlockBatch(this.#records.subarray(at + 4, at + 4 + this.#records.readUInt32BE(at)))
+      const decoded = readBlockBatch(this.#batches[batch]!)
       const expected = Math.min(BLOCK_BATCH, this.count - batch * BLOCK_BATCH)
       if (decoded.records.length !== expected) throw new Error(`chain ${chain.alias}: block batch ${batch} does not hold ${expected} blocks`)
       this.#decoded = { batch, ...decoded }
