@@ -63,6 +63,8 @@ export type TxRecord = {
   timestamp: number
   index: number
   hash: Hex
+  /** The EIP-2718 type (0 legacy, 1 access list, 2 dynamic fee). */
+  type: number
   from: Hex
   /** Null for a contract creation. */
   to: Hex | null
@@ -412,6 +414,7 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
         timestamp,
         index: mined.index,
         hash: mined.hash,
+        type: tx.type,
         from: lower(mined.from),
         to,
         nonce: tx.nonce,

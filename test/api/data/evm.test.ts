@@ -328,3 +328,36 @@ describe('token metadata decoding', () => {
     expect(decodeString(new Uint8Array(7))).toBe('')
   })
 })
+
+describe('txType', () => {
+  it('is each transaction’s own EIP-2718 type, in lists, block pages and details', async () => {
+    const net = await createNetwork()
+    try {
+      const chain = net.cChain
+      const provider = createEIP1193Provider({ network: net, chain })
+      const viemChain = defineChain({ id: Number(chain.chainId), name: 'C', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: ['http://unused'] } } })
+      const wallet = createWalletClient({ chain: viemChain, account: alice, transport: custom(provider) })
+      const sent = [
+        await wallet.sendTransaction({ type: 'legacy', to: bob.address, value: 1n }),
+        await wallet.sendTransaction({ type: 'eip2930', to: bob.address, value: 2n, accessList: [{ address: carol.address, storageKeys: [] }] }),
+        await wallet.sendTransaction({ type: 'eip1559', to: bob.address, value: 3n }),
+      ]
+      const server = Fastify()
+      await server.register(dataRoutes, { source: networkDataSource(net), routes: [evmDataRoutes(net)] })
+      try {
+        const json = async (url: string) => (await server.inject({ method: 'GET', url: `/v1/chains/${chain.chainId}${url}` })).json() as Json
+        const listed = (await json(`/addresses/${alice.address}/transactions:listNative`)).transactions as Json[]
+        expect(listed.map((t) => [t.txHash, t.txType])).toEqual([[sent[2], 2], [sent[1], 1], [sent[0], 0]])
+        for (const [i, hash] of sent.entries()) {
+          const block = String(chain.store.tx(hash)!.blockNumber)
+          expect(((await json(`/blocks/${block}/transactions`)).transactions as Json[])[0]).toMatchObject({ txHash: hash, txType: i })
+          expect((await json(`/transactions/${hash}`)).nativeTransaction).toMatchObject({ txHash: hash, txType: i })
+        }
+      } finally {
+        await server.close()
+      }
+    } finally {
+      await net.close()
+    }
+  })
+})

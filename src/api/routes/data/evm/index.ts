@@ -26,7 +26,7 @@ import {
   erc721Transfer,
   erc721TransferDetails,
   fullNativeTransaction,
-  nativeTransaction,
+  nativeTransactions,
   networkTokenDetails,
   teleporterMessageInfo,
   type Erc20TransferModel,
@@ -104,7 +104,7 @@ export function evmDataRoutes(network: Network): V1Routes {
     app.get<{ Params: AddressParams }>('/chains/:chainId/addresses/:address/transactions::listNative', async (request): Promise<ListNativeTransactionsResponse> => {
       const { chain, indexer, q, scope } = addressList('listNativeTransactions', request.params, request.query)
       const result = readPage(indexer.transactions, q)
-      return { ...nextPageToken(tokens, result, scope), transactions: result.items.map((tx) => nativeTransaction(chain, tx)) }
+      return { ...nextPageToken(tokens, result, scope), transactions: nativeTransactions(chain, result.items) }
     })
 
     // 5. listErc20Transactions
@@ -218,7 +218,7 @@ export function evmDataRoutes(network: Network): V1Routes {
       const end = pageSize === 0 ? txs.length : Math.min(txs.length, start + pageSize)
       const items = txs.slice(start, end)
       const result = { items, ...(end < txs.length ? { nextCursor: String(end) } : {}) }
-      return { ...nextPageToken(tokens, result, scope), transactions: items.map((tx) => nativeTransaction(chain, tx)) }
+      return { ...nextPageToken(tokens, result, scope), transactions: nativeTransactions(chain, items) }
     })
   }
 }

@@ -144,46 +144,71 @@ export const richAddress = (address: string): RichAddress => ({ address: checksu
  * an unknown selector is answered without one, as the hosted API does for unverified contracts.
  */
 export function method(tx: TxRecord, methods?: MethodRegistry): Method {
-  if (tx.to === null) return { callType: 'CONTRACT_CREATION', methodHash: '', methodName: 'Contract Created' }
-  if (tx.methodId === null) return { callType: 'NATIVE_TRANSFER', methodHash: '', methodName: 'Native Transfer' }
+  if (tx.to === null) return CONTRACT_CREATION
+  if (tx.methodId === null) return NATIVE_TRANSFER
   return defined<Method>({ callType: 'CONTRACT_CALL', methodHash: tx.methodId, methodName: methods ? methods.methodName(tx.methodId) : builtInMethodName(tx.methodId) })
 }
 
 /** Granite block extras of a stored block (milliseconds, min delay excess), when it has them. */
-function blockExtras(chain: EvmChain, blockNumber: number): { ms?: number; minDelayExcess?: number } {
+function blockExtras(chain: EvmChain, blockNumber: number): { ms: number | undefined; minDelayExcess: number | undefined } {
   const stored = chain.store.byNumber(BigInt(blockNumber))
   const extras = stored?.extras ?? {}
   // The C-chain's header has timestampMilliseconds on every block (as eth_getBlockByNumber says), not in the stored extras.
   const ms = extras.timestampMilliseconds ?? (chain.flavour === 'coreth' && stored ? stored.block.header.timestamp * 1000n : undefined)
-  return defined({
+  return {
     ms: ms === undefined ? undefined : Number(ms),
     minDelayExcess: extras.minDelayExcess === undefined ? undefined : Number(extras.minDelayExcess),
-  })
+  }
+}
+
+const NATIVE_TRANSFER: Method = Object.freeze({ callType: 'NATIVE_TRANSFER', methodHash: '', methodName: 'Native Transfer' })
+const CONTRACT_CREATION: Method = Object.freeze({ callType: 'CONTRACT_CREATION', methodHash: '', methodName: 'Contract Created' })
+
+/**
+ * The `NativeTransaction` models of a list response. What the models share is looked up once:
+ * the chain id, the method registry, and each block's extras (a page holds runs of one block).
+ * Every model has one shape, the spec's properties in order; an absent optional is `undefined`
+ * there, which the JSON serialisation leaves out (a list page allocates little, see issue 6's
+ * latency figures).
+ */
+export function nativeTransactions(chain: EvmChain, txs: readonly TxRecord[]): NativeTransaction[] {
+  const chainId = chain.chainId.toString(10)
+  const methods = networkOf(chain)?.methods
+  let extrasOf = -1
+  let extras: ReturnType<typeof blockExtras> = { ms: undefined, minDelayExcess: undefined }
+  const out: NativeTransaction[] = new Array(txs.length)
+  for (let i = 0; i < txs.length; i++) {
+    const tx = txs[i]!
+    if (tx.blockNumber !== extrasOf) {
+      extras = blockExtras(chain, tx.blockNumber)
+      extrasOf = tx.blockNumber
+    }
+    out[i] = {
+      blockNumber: String(tx.blockNumber),
+      blockTimestamp: tx.timestamp,
+      blockTimestampMilliseconds: extras.ms,
+      blockMinDelayExcess: extras.minDelayExcess,
+      blockHash: tx.blockHash,
+      chainId,
+      blockIndex: tx.index,
+      txHash: tx.hash,
+      txStatus: tx.status === 1 ? '1' : '0',
+      txType: tx.type,
+      gasLimit: tx.gasLimit.toString(10),
+      gasUsed: tx.gasUsed.toString(10),
+      gasPrice: tx.effectiveGasPrice.toString(10),
+      nonce: tx.nonce.toString(10),
+      from: richAddress(tx.from),
+      to: richAddress(tx.to ?? tx.contractAddress ?? ZERO_ADDRESS),
+      method: method(tx, methods),
+      value: tx.value.toString(10),
+    }
+  }
+  return out
 }
 
 export function nativeTransaction(chain: EvmChain, tx: TxRecord): NativeTransaction {
-  const extras = blockExtras(chain, tx.blockNumber)
-  const mined = chain.store.tx(tx.hash)
-  return defined<NativeTransaction>({
-    blockNumber: String(tx.blockNumber),
-    blockTimestamp: tx.timestamp,
-    blockTimestampMilliseconds: extras.ms,
-    blockMinDelayExcess: extras.minDelayExcess,
-    blockHash: tx.blockHash,
-    chainId: chain.chainId.toString(10),
-    blockIndex: tx.index,
-    txHash: tx.hash,
-    txStatus: String(tx.status),
-    txType: mined?.tx.type ?? 0,
-    gasLimit: tx.gasLimit.toString(10),
-    gasUsed: tx.gasUsed.toString(10),
-    gasPrice: tx.effectiveGasPrice.toString(10),
-    nonce: tx.nonce.toString(10),
-    from: richAddress(tx.from),
-    to: richAddress(tx.to ?? tx.contractAddress ?? ZERO_ADDRESS),
-    method: method(tx, networkOf(chain)?.methods),
-    value: tx.value.toString(10),
-  })
+  return nativeTransactions(chain, [tx])[0]!
 }
 
 export function fullNativeTransaction(chain: EvmChain, tx: TxRecord): FullNativeTransactionDetails {

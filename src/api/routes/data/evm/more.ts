@@ -23,7 +23,7 @@ import {
   evmChainResolver,
   INVALID_ADDRESS,
   START_AFTER_END_BLOCK,
-  nativeTransaction,
+  nativeTransactions,
   nftReads,
   nftToken,
   pricesOf,
@@ -146,8 +146,9 @@ export function moreEvmDataRoutes(network: Network): V1Routes {
       const [infos, nfts] = await Promise.all([tokenInfos(chain, perTx.flatMap((p) => [...p.erc20, ...p.erc721].map((t) => t.token))), nftReads(chain, perTx.flatMap((p) => [...p.erc721, ...p.erc1155]))])
       // Internal transactions of the address: frames it sent or received (SPEC §4.4 rule 2).
       const internals = await Promise.all(perTx.map(({ tx }) => internalTransactionsField(chain, tx.hash, address)))
-      const transactions = perTx.map(({ tx, erc20, erc721, erc1155 }, i): TransactionDetails => ({
-        nativeTransaction: nativeTransaction(chain, tx),
+      const natives = nativeTransactions(chain, result.items)
+      const transactions = perTx.map(({ erc20, erc721, erc1155 }, i): TransactionDetails => ({
+        nativeTransaction: natives[i]!,
         ...(erc20.length > 0 ? { erc20Transfers: erc20.map((t) => erc20TransferDetails(t, infos.get(t.token)!)) } : {}),
         ...(erc721.length > 0 ? { erc721Transfers: erc721.map((t) => erc721TransferDetails(t, infos.get(t.token)!, nfts)) } : {}),
         ...(erc1155.length > 0 ? { erc1155Transfers: erc1155.flatMap((t) => erc1155TransferDetails(t, nfts)) } : {}),
