@@ -10,7 +10,8 @@
 //   after a full GC);
 // - p50 / p99 of every /v1 list endpoint over 1,000 requests each after 100 untimed ones, measured
 //   three ways:
-//   - http: a keep-alive client on the loopback, from sending the request to the last byte read;
+//   - http: a keep-alive client on the loopback, on its own thread (`httpWorker.js`: its garbage
+//     is not the server's), from sending the request to the last byte read;
 //   - inProcess: the server's own time for those same requests, from the request's headers parsed
 //     to the response's last byte handed to the socket (node's `http.server.request.start` and
 //     `http.server.response.finish` diagnostics channels): routing, hooks, handler, serialisation;
@@ -20,11 +21,11 @@
 //     writing strings to a real socket does not have (issue 6's closing note has the figures).
 // Figures only; `npm run bench` prints them. BENCH_INDEXER_ENDPOINTS=a,b measures only those endpoints.
 import { subscribe } from 'node:diagnostics_channel'
-import http from 'node:http'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import { setImmediate as turn } from 'node:timers/promises'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -45,29 +46,26 @@ const PER_BLOCK = 250
 const SAMPLES = 1000
 const WARMUP = 100
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 8 })
-/** One request; a keep-alive socket the server closed while idle (a long GC pause) is retried once on a new one. */
-async function get(url, method = 'GET', body) {
-  try {
-    return await request(url, method, body)
-  } catch (error) {
-    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error
-    return request(url, method, body)
-  }
-}
-function request(url, method, body) {
-  const u = new URL(url)
-  return new Promise((resolve, reject) => {
-    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, agent, headers }, (res) => {
-      let data = ''
-      res.setEncoding('utf8')
-      res.on('data', (c) => (data += c))
-      res.on('end', () => resolve({ status: res.statusCode, body: data }))
-    })
-    req.on('error', reject)
-    req.end(body)
+/** The HTTP client thread (`httpWorker.js`): `send` resolves to `{ status, ms, body? }`. */
+function httpClient() {
+  const worker = new Worker(new URL('./httpWorker.js', import.meta.url))
+  worker.unref()
+  const waiting = new Map()
+  let next = 0
+  worker.on('message', ({ id, error, ...answer }) => {
+    const { resolve, reject } = waiting.get(id)
+    waiting.delete(id)
+    if (error) reject(new Error(error))
+    else resolve(answer)
   })
+  return {
+    send: (url, method, payload, wantBody) => new Promise((resolve, reject) => {
+      const id = next++
+      waiting.set(id, { resolve, reject })
+      worker.postMessage({ id, url, method, payload, wantBody })
+    }),
+    close: () => worker.terminate(),
+  }
 }
 
 const percentile = (sorted, p) => +sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(3)
@@ -81,6 +79,7 @@ export async function indexerBench({ transactions = Number(process.env.BENCH_IND
   const devnet = await startDevnet({ nodes: 1, port: 0, mining: { mode: 'manual' }, dataApi: { rateLimits: false } })
   const { network } = devnet
   const timer = serverTimer(devnet.server)
+  const client = httpClient()
   const chain = network.cChain
   const chainId = String(chain.chainId)
   const senders = network.devAccounts.map((a) => a.address.toLowerCase())
@@ -161,12 +160,12 @@ export async function indexerBench({ transactions = Number(process.env.BENCH_IND
     fresh = undefined
     const served = indexerFor(chain)
     if (served.height !== timed.height) throw new Error('the served indexer is not at the head')
-    Object.assign(results, await endpointLatencies(devnet, timer, { chainId, label, senders, recipients, token, head: Number(chain.store.height) }))
+    Object.assign(results, await endpointLatencies(devnet, timer, client, { chainId, label, senders, recipients, token, head: Number(chain.store.height) }))
     // Each checkpoint's figures as soon as they exist: a 1M run takes a long while.
     process.stderr.write(`indexer bench: ${label} done ${JSON.stringify(Object.fromEntries(Object.entries(results).filter(([k]) => k.includes(`_${label}_`))))}\n`)
   }
   await devnet.close()
-  agent.destroy()
+  await client.close()
   return results
 }
 
@@ -186,7 +185,7 @@ function serverTimer(server) {
 }
 
 /** p50 / p99 of every /v1 list endpoint, three ways (see the top of the file); each sample reads a first page or, every third, the next one. */
-async function endpointLatencies(devnet, timer, { chainId, label, senders, recipients, token, head }) {
+async function endpointLatencies(devnet, timer, client, { chainId, label, senders, recipients, token, head }) {
   const { network } = devnet
   const { formatAddress, hrpForNetworkId } = await import('../dist/core/address.js')
   const pAddress = formatAddress('P', hrpForNetworkId(network.preset.networkId), network.wallets(0).address)
@@ -207,11 +206,13 @@ async function endpointLatencies(devnet, timer, { chainId, label, senders, recip
     validators: () => `/v1/networks/local/validators?pageSize=10`,
     l1Validators: () => `/v1/networks/local/l1Validators?pageSize=10`,
   }
+  // Each resolves to { status, ms, body? }: ms is the request's time as its client measured it.
   const inject = async (method, url, payload) => {
+    const t = now()
     const res = await timer.inject({ method, url, payload, headers: payload ? { 'content-type': 'application/json' } : {} })
-    return { status: res.statusCode, body: res.body }
+    return { status: res.statusCode, ms: now() - t, body: res.body }
   }
-  const http = (method, url, payload) => get(`${devnet.url}${url}`, method, payload)
+  const http = (method, url, payload, wantBody) => client.send(`${devnet.url}${url}`, method, payload, wantBody)
   const only = process.env.BENCH_INDEXER_ENDPOINTS?.split(',')
   const results = {}
   for (const [name, make] of Object.entries(endpoints)) {
@@ -235,21 +236,20 @@ async function endpointLatencies(devnet, timer, { chainId, label, senders, recip
         let target = url
         if (i % 3 === 2) {
           // A second page: the first page's token, fetched outside the timing.
-          const first = await send(method, url, payload)
+          const first = await send(method, url, payload, true)
           await turn()
           const token = JSON.parse(first.body).nextPageToken
           if (token) target = `${url}&pageToken=${encodeURIComponent(token)}`
         }
         timer.lastMs = undefined
-        const t = now()
         const res = await send(method, target, payload)
-        times.push(now() - t)
+        times.push(res.ms)
         if (mode === 'http') {
           if (timer.lastMs === undefined) throw new Error(`${name}: the server's timing of ${target} is missing`)
           serverTimes.push(timer.lastMs)
         }
         await turn()
-        if (res.status >= 300 || (method === 'POST' && res.status !== 201 && res.status !== 200)) throw new Error(`${name} ${target}: ${res.status} ${res.body.slice(0, 200)}`)
+        if (res.status >= 300) throw new Error(`${name} ${target}: ${res.status} ${res.body?.slice(0, 200)}`)
       }
       for (const [m, list] of [[mode, times], ...(mode === 'http' ? [['inProcess', serverTimes]] : [])]) {
         list.sort((a, b) => a - b)
