@@ -93,6 +93,19 @@ export class ChainStore {
     for (let i = Math.max(0, Number(from)); i <= end; i++) yield this.#at(i)!
   }
 
+  /**
+   * Blocks `from..to` as {@link range} gives them, except that a source block not read before is
+   * built for this pass only and not kept: one pass over a long loaded history (an indexer
+   * building itself) then costs short-lived garbage instead of the whole history's objects.
+   */
+  *scan(from: bigint, to: bigint): Generator<StoredBlock> {
+    const end = Math.min(Number(to), this.#blocks.length - 1)
+    for (let i = Math.max(0, Number(from)); i <= end; i++) {
+      const kept = this.#blocks[i]
+      yield kept !== undefined || i < 1 || i > this.#sourceCount ? kept! : this.#source!.block(i)
+    }
+  }
+
   #at(index: number): StoredBlock | undefined {
     const block = this.#blocks[index]
     if (block !== undefined || index < 1 || index > this.#sourceCount) return block

@@ -514,11 +514,9 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
      */
     follow(chain: {
       events: { on<K extends keyof ChainEvents & string>(event: K, listener: (payload: ChainEvents[K]) => void): () => void }
-      store: { height: bigint; byNumber(n: bigint): StoredBlock | undefined }
+      store: { height: bigint; scan(from: bigint, to: bigint): Iterable<StoredBlock> }
     }): () => void {
-      const stored: StoredBlock[] = []
-      for (let n = 0n; n <= chain.store.height; n++) stored.push(chain.store.byNumber(n)!)
-      rebuild(stored)
+      rebuild(chain.store.scan(0n, chain.store.height))
       const offBlock = chain.events.on('block', onBlock)
       const offTruncate = chain.events.on('truncate', ({ height: h }) => truncate(h))
       return () => {

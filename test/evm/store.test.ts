@@ -61,6 +61,21 @@ describe('ChainStore on a block source', () => {
     expect([...store.range(0n, 9n)].map((b) => b.number)).toEqual([0n, 1n, 2n, 3n, 4n, 5n])
   })
 
+  it('scans the source without keeping what it built, and gives kept blocks as they are', () => {
+    const blocks = source(4)
+    const store = storeOn(blocks)
+    const kept = store.byNumber(2n)!
+    const scanned = [...store.scan(0n, 9n)]
+    expect(scanned.map((b) => b.number)).toEqual([0n, 1n, 2n, 3n, 4n])
+    expect(scanned[2]).toBe(kept)
+    expect(blocks.built).toEqual([2, 1, 3, 4])
+    // Not kept: the next read builds block 3 again (and keeps it then).
+    expect(store.byNumber(3n)!.hash).toBe(makeBlock(3).hash)
+    expect(blocks.built).toEqual([2, 1, 3, 4, 3])
+    expect([...store.scan(3n, 3n)][0]).toBe(store.byNumber(3n))
+    expect([...store.scan(5n, 9n)]).toEqual([])
+  })
+
   it('truncating below the source returns its blocks and stops answering for them; new blocks take their heights', () => {
     const store = storeOn(source(5))
     const dropped = store.truncate(2n)
