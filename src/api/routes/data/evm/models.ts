@@ -167,9 +167,8 @@ const CONTRACT_CREATION: Method = Object.freeze({ callType: 'CONTRACT_CREATION',
 /**
  * The `NativeTransaction` models of a list response. What the models share is looked up once:
  * the chain id, the method registry, and each block's extras (a page holds runs of one block).
- * Every model has one shape, the spec's properties in order; an absent optional is `undefined`
- * there, which the JSON serialisation leaves out (a list page allocates little, see issue 6's
- * latency figures).
+ * Every model has one shape, the spec's properties in order, with no per-model copy; an absent
+ * optional is `undefined` there, which the JSON serialisation leaves out.
  */
 export function nativeTransactions(chain: EvmChain, txs: readonly TxRecord[]): NativeTransaction[] {
   const chainId = chain.chainId.toString(10)
