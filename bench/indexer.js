@@ -20,7 +20,7 @@
 //     full collections of the whole heap every few hundred large responses, which a server
 //     writing strings to a real socket does not have (issue 6's closing note has the figures).
 // Figures only; `npm run bench` prints them. BENCH_INDEXER_ENDPOINTS=a,b measures only those endpoints.
-import { subscribe } from 'node:diagnostics_channel'
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -166,21 +166,32 @@ export async function indexerBench({ transactions = Number(process.env.BENCH_IND
   }
   await devnet.close()
   await client.close()
+  timer.close()
   return results
 }
 
 /**
  * `inject` of the devnet's server, and `lastMs`: the server's own time for the last HTTP response
  * it finished, from the request's headers parsed to the response's last byte handed to the socket.
+ * `close` stops listening to node's channels.
  */
 function serverTimer(server) {
   const started = new WeakMap()
-  subscribe('http.server.request.start', ({ request }) => started.set(request, now()))
-  subscribe('http.server.response.finish', ({ request }) => {
+  const onStart = ({ request }) => started.set(request, now())
+  const onFinish = ({ request }) => {
     const t = started.get(request)
     if (t !== undefined) timer.lastMs = now() - t
-  })
-  const timer = { lastMs: undefined, inject: (opts) => server.inject(opts) }
+  }
+  subscribe('http.server.request.start', onStart)
+  subscribe('http.server.response.finish', onFinish)
+  const timer = {
+    lastMs: undefined,
+    inject: (opts) => server.inject(opts),
+    close: () => {
+      unsubscribe('http.server.request.start', onStart)
+      unsubscribe('http.server.response.finish', onFinish)
+    },
+  }
   return timer
 }
 
