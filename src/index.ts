@@ -171,7 +171,6 @@ async function serveNetwork(network: Network, options: { host: string; port: num
     for (const [index, server] of servers.entries()) {
       const url = await listenServer(server)
       const node = network.nodes[index]!
-      node.httpPort = Number(new URL(url).port)
       nodes.push({ index, nodeId: node.nodeId, url, server })
     }
     if (network.dataApi.port !== undefined) {

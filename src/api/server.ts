@@ -63,7 +63,14 @@ export function createServer(options: ServerOptions): L1simServer {
   })
   log = (error) => app.log.debug({ err: error }, 'eth method failed')
 
-  app.decorate('listenAddress', { host: options.host ?? DEFAULT_HOST, port: options.port ?? DEFAULT_PORT })
+  const listenAddress = { host: options.host ?? DEFAULT_HOST, port: options.port ?? DEFAULT_PORT }
+  app.decorate('listenAddress', listenAddress)
+  // The node reports the address it listens on (admin.getConfig, its staking port): the bound
+  // port, which differs from the one asked for when that was 0.
+  app.server.on('listening', () => {
+    const address = app.server.address()
+    if (address !== null && typeof address !== 'string') node.serving({ host: listenAddress.host, port: address.port })
+  })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('node-id', nodeId)
     if (answerCors(request, reply)) return reply.code(200).send()

@@ -74,8 +74,6 @@ export class SimNode {
   readonly profiler: Profiler
   readonly vms: VmRegistry
   readonly health: NodeHealth
-  /** The HTTP port the node's server is bound to (its staking port is the next one), once serving. */
-  httpPort: number
   readonly #env: NodeEnvironment
   #view: NodeHealthView
 
@@ -96,7 +94,6 @@ export class SimNode {
       httpPort: 9650 + 2 * index,
       networkId: env.preset.networkId,
     })
-    this.httpPort = this.config.httpPort
     // diskspace measures this directory, so it exists from the start.
     mkdirSync(dataDir, { recursive: true })
     const l1s = env.chains.filter((c) => c.l1Name !== undefined).map((c) => ({ name: c.l1Name!, blockchainId: c.blockchainId }))
@@ -142,6 +139,20 @@ export class SimNode {
   /** Starts the health workers on the network clock (each runs its checks once now). */
   async start(clock: { now(): number; nowMs(): number }, frequencySeconds: number): Promise<void> {
     await this.health.start({ clock, frequencySeconds })
+  }
+
+  /**
+   * Records the address the node's server listens on: the host it was given and the port it is
+   * bound to (a free one when 0 was asked), which `admin.getConfig` and the staking port report.
+   */
+  serving(address: { host: string; port: number }): void {
+    this.config.httpHost = address.host
+    this.config.httpPort = address.port
+  }
+
+  /** The HTTP port: the one the node's server is bound to, once serving (`9650 + 2 × index` before). */
+  get httpPort(): number {
+    return this.config.httpPort
   }
 
   /** The staking (P2P) port: the HTTP port + 1, as avalanchego's 9650 / 9651. */

@@ -21,9 +21,9 @@ export type NodeConfig = {
   logDisplayLevel: LogLevelName
   /** `--health-check-frequency`, in milliseconds (default 30000). */
   healthCheckFrequency: number
-  /** `--http-host` (default `127.0.0.1`). */
+  /** `--http-host` (default `127.0.0.1`): the host the node's server was given, once serving. */
   httpHost: string
-  /** `--http-port` (default 9650). */
+  /** `--http-port` (default 9650): the port the node's server is bound to, once serving. */
   httpPort: number
   /** `--network-id`. */
   networkId: number

@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { vmIdFromName } from '../../../src/core/ids.js'
+import { createNetwork, createServer } from '../../../src/index.js'
+import { listenServer } from '../../../src/api/server.js'
 import { testGenesis } from '../../l1/helpers.js'
 import { call, makeTmpDir, postRaw, request, result, rpcError, startTestDevnet, type TestDevnet } from './helpers.js'
 
@@ -242,5 +244,32 @@ describe('admin enabled', () => {
   it('getConfig reflects the directories', async () => {
     const config = await admin('getConfig')
     expect(JSON.stringify(config)).toContain(join(profileDir, 'node-0'))
+  })
+
+  it('getConfig reports the host and the port each node listens on (started on port 0)', async () => {
+    for (const node of devnet.nodes) {
+      const port = Number(new URL(node.url).port)
+      expect(port).not.toBe(9650 + 2 * node.index)
+      const config = await admin('getConfig', undefined, node.url)
+      expect(config.httpConfig).toEqual({ apiConfig: { adminAPIEnabled: true }, httpHost: '127.0.0.1', httpPort: port })
+    }
+  })
+})
+
+describe('a node served by createServer alone', () => {
+  it('getConfig and info.getNodeIP report the port it is bound to', async () => {
+    const tmp = makeTmpDir('admin-create-server')
+    const network = await createNetwork({ nodes: 2, node: { apiAdminEnabled: true, dataDir: tmp.dir } })
+    const server = createServer({ network, node: network.nodes[1]!, port: 0 })
+    try {
+      const base = await listenServer(server)
+      const port = Number(new URL(base).port)
+      expect((await result(base, '/ext/admin', 'admin.getConfig')).httpConfig).toMatchObject({ httpHost: '127.0.0.1', httpPort: port })
+      expect(await result(base, '/ext/info', 'info.getNodeIP')).toEqual({ ip: `127.0.0.1:${port + 1}` })
+    } finally {
+      await server.close()
+      await network.close()
+      tmp.remove()
+    }
   })
 })
