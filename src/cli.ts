@@ -55,7 +55,8 @@ Commands:
                            scenarios/default.yaml first
   run <scenario file>      run a scenario to its end (no server) and print its assertions;
                            exit 1 if one fails, 2 if the file is invalid
-  snapshot save <file>     ask a running server to save its network to <file>
+  snapshot save <file>     ask a running server to save its network to <file>, under the
+                           server's snapshot directory (--snapshot-dir)
       --url <url>          the server (default ${DEFAULT_URL})
   snapshot load <file>     start from a snapshot file (start --snapshot <file>)
   snapshot inspect <file>  print what a snapshot file holds, without loading it
@@ -91,6 +92,16 @@ Node options (every simulated node; node i listens on port + 2i):
   --log-level <level>                OFF FATAL ERROR WARN INFO TRACE DEBUG VERBO: what is written (default INFO)
   --log-display-level <level>        what is shown on stderr (default: the log level)
   --health-check-frequency <dur>     e.g. 30s, 1m, 500ms of network time (default 30s)
+
+Access (every node's server):
+  --http-allowed-hosts <names>       Host names requests may carry, comma-separated; * for any
+                                     (default localhost; the --host name, IP addresses and no
+                                     Host are always allowed; others get 403)
+  --http-allowed-origins <origins>   origins browsers may call from (CORS and WebSocket), e.g.
+                                     "https://app.example https://*.example" (default *)
+  --api-sim-enabled[=true|false]     serve /ext/sim, the network control (default true)
+  --snapshot-dir <dir>               where sim.saveSnapshot (and snapshot save) may write
+                                     (default ./snapshots)
 
   -h, --help            show this help
   -v, --version         print the version

@@ -11,8 +11,9 @@
  * await devnet.close()
  */
 import Fastify, { type FastifyInstance } from 'fastify'
-import { createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, networkDataRoutes, type L1simServer } from './api/server.js'
-import { dataRoutes, errorBody } from './api/routes/data/index.js'
+import { createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, networkDataRoutes, type HttpAccessOptions, type L1simServer } from './api/server.js'
+import { createHostFilter, INVALID_HOST } from './api/allowedHosts.js'
+import { dataRoutes, errorBody, sendDataError } from './api/routes/data/index.js'
 import { InvalidArgumentError } from './core/errors.js'
 import { createNetwork, type Network, type NetworkOptions } from './network/network.js'
 import { networkOptionsOf, readScenario, runScenario, type Scenario, type ScenarioRun, type StepProgress } from './scenario/index.js'
@@ -22,7 +23,17 @@ export { createNetwork, DEFAULT_DEV_BALANCE, Network, type NetworkOptions } from
 export { SimNode, type NodeOptions } from './network/node.js'
 export type { Fault, FaultState } from './network/faults.js'
 export { NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './network/presets.js'
-export { createServer, DEFAULT_HOST, DEFAULT_PORT, type L1simServer, type ServerOptions } from './api/server.js'
+export {
+  createServer,
+  DEFAULT_ALLOWED_HOSTS,
+  DEFAULT_ALLOWED_ORIGINS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SNAPSHOT_DIR,
+  type HttpAccessOptions,
+  type L1simServer,
+  type ServerOptions,
+} from './api/server.js'
 export type { DataApiOptions, RateBudget, RateLimitOptions, RateTierName } from './api/routes/data/config.js'
 export { DEFAULT_MNEMONIC, type DevAccount, type NodeIdentity } from './core/keys.js'
 export type { ClockMode, ClockOptions } from './core/clock.js'
@@ -51,7 +62,12 @@ export {
 } from './scenario/index.js'
 export { inspectSnapshot, loadNetwork, saveNetwork, SnapshotFileError, type LoadOverrides, type SnapshotInfo } from './snapshot/index.js'
 
-export type DevnetOptions = NetworkOptions & {
+/**
+ * The network's options, what every node's server exposes ({@link HttpAccessOptions}: allowed
+ * hosts, which the data API's own port checks too, allowed origins, `/ext/sim`, the snapshot
+ * directory), and where to serve and start from.
+ */
+export type DevnetOptions = NetworkOptions & HttpAccessOptions & {
   /** Default `127.0.0.1`. */
   host?: string
   /** Node 0's port, default 9650; node i listens on port + 2i (9652, 9654, …), as avalanchego nodes side by side. 0 gives every node a free port (what tests should use). */
@@ -111,7 +127,8 @@ export type Devnet = {
  * and WebSocket; resolves once every port is bound.
  */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  const { host = DEFAULT_HOST, port = DEFAULT_PORT, scenario, snapshot, onScenarioProgress, ...networkOptions } = options
+  const { host = DEFAULT_HOST, port = DEFAULT_PORT, scenario, snapshot, onScenarioProgress, allowedHosts, allowedOrigins, apiSimEnabled, snapshotDir, ...networkOptions } = options
+  const access: HttpAccessOptions = { allowedHosts, allowedOrigins, apiSimEnabled, snapshotDir }
   if (scenario !== undefined && snapshot !== undefined)
     throw new InvalidArgumentError('give a scenario or a snapshot, not both: a snapshot already holds the state its scenario left')
   let network: Network
@@ -123,7 +140,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   } else {
     network = await createNetwork(networkOptions)
   }
-  return serveNetwork(network, { host, port, ...(run === undefined ? {} : { scenario: run }) })
+  return serveNetwork(network, { host, port, access, ...(run === undefined ? {} : { scenario: run }) })
 }
 
 /**
@@ -160,9 +177,9 @@ function runtimeSettings(options: NetworkOptions): LoadOverrides {
 }
 
 /** Serves every node of `network`; on a failure to bind, closes what was opened and the network. */
-async function serveNetwork(network: Network, options: { host: string; port: number; scenario?: ScenarioRun }): Promise<Devnet> {
-  const { host, port } = options
-  const servers = network.nodes.map((node) => createServer({ network, node, host, port: port === 0 ? 0 : port + 2 * node.index }))
+async function serveNetwork(network: Network, options: { host: string; port: number; access: HttpAccessOptions; scenario?: ScenarioRun }): Promise<Devnet> {
+  const { host, port, access } = options
+  const servers = network.nodes.map((node) => createServer({ ...access, network, node, host, port: port === 0 ? 0 : port + 2 * node.index }))
   // Every server to close: the nodes' and, when asked for, the data API's own.
   const toClose: FastifyInstance[] = [...servers]
   const nodes: DevnetNode[] = []
@@ -174,7 +191,7 @@ async function serveNetwork(network: Network, options: { host: string; port: num
       nodes.push({ index, nodeId: node.nodeId, url, server })
     }
     if (network.dataApi.port !== undefined) {
-      const dataServer = createDataApiServer(network)
+      const dataServer = createDataApiServer(network, { host, ...(access.allowedHosts === undefined ? {} : { allowedHosts: access.allowedHosts }) })
       toClose.push(dataServer)
       await dataServer.listen({ host, port: network.dataApi.port })
       const address = dataServer.server.address()
@@ -211,10 +228,16 @@ async function serveNetwork(network: Network, options: { host: string; port: num
 /**
  * A server with the /v1 data API only (what `dataApi.port` starts): the same source, budgets and
  * page-token key as every node's /v1, so a page token from one works on the other. Anything else
- * is a 404 in the data API's error shape.
+ * is a 404 in the data API's error shape. Requests pass the nodes' Host filter (`allowedHosts`,
+ * and the `host` it binds to), refused in that shape too.
  */
-export function createDataApiServer(network: Network): FastifyInstance {
+export function createDataApiServer(network: Network, options: { host?: string; allowedHosts?: readonly string[] } = {}): FastifyInstance {
   const app = Fastify({ logger: false })
+  const hostAllowed = createHostFilter(options.allowedHosts, options.host ?? DEFAULT_HOST)
+  app.addHook('onRequest', async (request, reply) => {
+    if (!hostAllowed(request.headers.host)) return sendDataError(reply, INVALID_HOST.status, INVALID_HOST.body.trim())
+    return undefined
+  })
   app.register(dataRoutes, networkDataRoutes(network))
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody(404, `Cannot ${request.method} ${request.url.split('?')[0] ?? request.url}`))

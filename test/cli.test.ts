@@ -180,11 +180,37 @@ describe('l1sim start', () => {
     }
   })
 
+  it('passes the access flags through: allowed hosts and origins, /ext/sim, the snapshot directory', async () => {
+    const dir = tmpDir('access-flags')
+    const result = await run('start', '--port', '0', '--no-scenario', '--nodes', '1', '--http-allowed-hosts', 'devnet.test,other.test', '--http-allowed-origins', 'https://app.example https://*.example.org', '--api-sim-enabled=false', '--snapshot-dir', dir)
+    try {
+      const devnet = result.devnet!
+      expect(devnet.server.access).toEqual({ allowedHosts: ['devnet.test', 'other.test'], allowedOrigins: ['https://app.example', 'https://*.example.org'], apiSimEnabled: false, snapshotDir: dir })
+      expect(result.stdout).toContain('Network control:   disabled (--api-sim-enabled=true to serve /ext/sim)')
+      const sim = await fetch(`${devnet.url}/ext/sim`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://app.example' }, body: '{"jsonrpc":"2.0","id":1,"method":"sim.getFaults","params":{}}' })
+      expect(sim.status).toBe(404)
+      expect(sim.headers.get('access-control-allow-origin')).toBe('https://app.example')
+      expect(sim.headers.get('access-control-allow-credentials')).toBe('true')
+    } finally {
+      await result.devnet?.close()
+    }
+    const defaults = await run('start', '--port', '0', '--no-scenario', '--nodes', '1', '--api-sim-enabled')
+    try {
+      expect(defaults.devnet!.server.access).toMatchObject({ allowedHosts: ['localhost'], allowedOrigins: ['*'], apiSimEnabled: true })
+      expect(defaults.stdout).toContain(`Network control:   /ext/sim (sim.*: faults, time, snapshot, revert, reset, saveSnapshot to ${join(process.cwd(), 'snapshots')})`)
+    } finally {
+      await defaults.devnet?.close()
+    }
+  })
+
   it('refuses bad node flags with usage errors', async () => {
     expect((await run('start', '--api-admin-enabled=maybe')).stderr).toContain('--api-admin-enabled must be true or false, got "maybe"')
     expect((await run('start', '--log-level', 'LOUD')).stderr).toContain('--log-level must be one of OFF, FATAL, ERROR, WARN, INFO, TRACE, DEBUG, VERBO, got "LOUD"')
     expect((await run('start', '--health-check-frequency', '30')).stderr).toContain('--health-check-frequency must be a duration such as 30s, 1m or 500ms, got "30"')
     expect((await run('start', '--health-check-frequency', '0s')).stderr).toContain('health-check-frequency must be positive')
+    expect((await run('start', '--api-sim-enabled=maybe')).stderr).toContain('--api-sim-enabled must be true or false, got "maybe"')
+    expect((await run('start', '--http-allowed-hosts', ',')).stderr).toContain('--http-allowed-hosts must list at least one name')
+    expect((await run('start', '--snapshot-dir=')).stderr).toContain('--snapshot-dir must not be empty')
   })
 
   it('closes cleanly on SIGINT or SIGTERM', async () => {
@@ -356,12 +382,12 @@ describe('l1sim start with scenarios and snapshots', () => {
 })
 
 describe('l1sim snapshot save', () => {
-  it('asks a running server to save its network (sim.saveSnapshot), to a path resolved here', async () => {
+  it("asks a running server to save its network (sim.saveSnapshot), under the server's snapshot directory", async () => {
     const dir = tmpDir('snapshot-save')
-    const devnet = await startDevnet({ port: 0, nodes: 1 })
+    const devnet = await startDevnet({ port: 0, nodes: 1, snapshotDir: dir })
     try {
       await rpc(devnet.rpcUrl(), 'anvil_setBalance', [CAROL, '0x2a'])
-      const saved = await run('snapshot', 'save', join(dir, 'set.l1sim'), '--url', devnet.url)
+      const saved = await run('snapshot', 'save', 'set.l1sim', '--url', devnet.url)
       expect(saved.exitCode).toBe(0)
       expect(saved.stdout).toMatch(new RegExp(`^saved ${join(dir, 'set.l1sim').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ bytes, sha256 [0-9a-f]{64}\\)\\n$`))
     } finally {
@@ -377,12 +403,15 @@ describe('l1sim snapshot save', () => {
 
   it('exits 1 with the server\'s refusal, or when no server answers', async () => {
     const dir = tmpDir('snapshot-save-fails')
-    const devnet = await startDevnet({ port: 0, nodes: 1 })
+    const devnet = await startDevnet({ port: 0, nodes: 1, snapshotDir: dir })
     const url = devnet.url
     try {
-      const refused = await run('snapshot', 'save', join(dir, 'missing-dir', 'x.l1sim'), '--url', url)
+      const refused = await run('snapshot', 'save', join('missing-dir', 'x.l1sim'), '--url', url)
       expect(refused.exitCode).toBe(1)
-      expect(refused.stderr).toMatch(/^l1sim: cannot save the snapshot to .+missing-dir.+x\.l1sim: .+\n$/)
+      expect(refused.stderr).toMatch(/^l1sim: cannot save the snapshot to .*missing-dir.+x\.l1sim: .+\n$/)
+      const outside = await run('snapshot', 'save', join(dir, '..', 'x.l1sim'), '--url', url)
+      expect(outside).toMatchObject({ exitCode: 1, stdout: '' })
+      expect(outside.stderr).toContain(`: the path is outside the snapshot directory ${dir}: over HTTP, snapshot files are written only under it\n`)
     } finally {
       await devnet.close()
     }

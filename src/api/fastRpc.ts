@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Network } from '../network/network.js'
 import type { EthContext } from '../rpc/context.js'
 import { ETH_HTTP, type EthDispatcher } from '../rpc/dispatcher.js'
+import type { CorsPolicy } from './cors.js'
 import { parseMediaType, readBody } from './routes/evm.js'
 
 const RPC_PATH = /^\/ext\/(?:bc\/([^/?]+)|([^/?]+))\/rpc(?:\?|$)/
@@ -12,8 +13,8 @@ const RPC_PATH = /^\/ext\/(?:bc\/([^/?]+)|([^/?]+))\/rpc(?:\?|$)/
  * length within the limit. That is every request a client library sends, and it gets the same
  * answer and headers the fastify route gives (node-id, CORS, geth's bare `application/json`),
  * about 0.1 ms sooner. Anything else — other methods, chunked or oversized bodies, wrong content
- * types, unknown chains, preflights — returns false and goes through fastify, which owns every
- * refusal.
+ * types, unknown chains, preflights, refused Hosts — returns false and goes through fastify,
+ * which owns every refusal.
  */
 export function createFastRpcHandler(options: {
   network: Network
@@ -22,13 +23,15 @@ export function createFastRpcHandler(options: {
   bodyLimit: number
   /** The node's alias routing (see `rewriteByAliases`). */
   rewrite?: (url: string) => string
-  /** False while the node refuses chain calls (bootstrapping): fastify then answers. */
-  accepting?: () => boolean
+  /** The server's CORS policy: the same headers fastify's hook gives. */
+  cors: CorsPolicy
+  /** False when fastify must answer instead (a refused Host, a bootstrapping node). */
+  accepting?: (req: IncomingMessage) => boolean
 }): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { network, dispatcher, nodeId, bodyLimit } = options
+  const { network, dispatcher, nodeId, bodyLimit, cors } = options
   return (req, res) => {
     if (req.method !== 'POST') return false
-    if (options.accepting && !options.accepting()) return false
+    if (options.accepting && !options.accepting(req)) return false
     const url = req.url ?? ''
     const match = RPC_PATH.exec(options.rewrite ? options.rewrite(url) : url)
     if (!match) return false
@@ -46,17 +49,12 @@ export function createFastRpcHandler(options: {
       .then((body) => dispatcher.handle(body, { network, chain, subscriptions: undefined }))
       .then((answer) => {
         const payload = Buffer.from(answer ?? '', 'utf8')
-        const out: Record<string, string | number> = {
+        res.writeHead(200, {
           'node-id': nodeId,
-          vary: 'Origin',
+          ...cors.actual('POST', headers.origin),
           'content-type': ETH_HTTP.contentType,
           'content-length': payload.length,
-        }
-        if (headers.origin) {
-          out['access-control-allow-origin'] = '*'
-          out['access-control-allow-credentials'] = 'true'
-        }
-        res.writeHead(200, out)
+        })
         res.end(payload)
       })
       .catch((error: unknown) => {

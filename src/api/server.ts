@@ -1,12 +1,13 @@
 /**
  * The HTTP server of a network: one fastify instance with one plugin per protocol (the EVM
- * JSON-RPC and WebSocket routes today; node and data routes join here), wrapped the way
- * avalanchego's `api/server/server.go` `wrapHandler` wraps every route: the `node-id` header on
- * every response, then rs/cors v1.7.0 with every origin allowed and credentials on, then the
- * router, whose misses are Go's `404 page not found`.
+ * JSON-RPC and WebSocket routes, the node's APIs, the /v1 data API), wrapped the way avalanchego's
+ * `api/server/server.go` `wrapHandler` wraps every route: the `node-id` header on every response,
+ * then CORS (`cors.ts`, rs/cors with the allowed origins), then the Host filter
+ * (`allowedHosts.ts`), then the router, whose misses are Go's `404 page not found`.
  */
 import fastifyWebsocket from '@fastify/websocket'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { resolve } from 'node:path'
 import type { Network } from '../network/network.js'
 import type { SimNode } from '../network/node.js'
 import { nodeRoutes } from './routes/node.js'
@@ -20,13 +21,46 @@ import type { EthContext } from '../rpc/context.js'
 import type { RpcMethod } from '../rpc/dispatcher.js'
 import { createServer as createHttpServer } from 'node:http'
 import { ETH_MAX_REQUEST_BYTES } from '../rpc/dispatcher.js'
+import { createHostFilter, DEFAULT_ALLOWED_HOSTS, INVALID_HOST } from './allowedHosts.js'
+import { createCorsPolicy, DEFAULT_ALLOWED_ORIGINS } from './cors.js'
 import { createFastRpcHandler } from './fastRpc.js'
 import { createEvmDispatcher, evmRoutes, sendGoError, WS_MAX_MESSAGE_BYTES } from './routes/evm.js'
 
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_PORT = 9650
+/** Where `sim.saveSnapshot` writes, relative to the working directory the server starts in. */
+export const DEFAULT_SNAPSHOT_DIR = 'snapshots'
+export { DEFAULT_ALLOWED_HOSTS } from './allowedHosts.js'
+export { DEFAULT_ALLOWED_ORIGINS } from './cors.js'
 
-export type ServerOptions = {
+/**
+ * What a server exposes, and to whom. These belong to the server, not to the network: a snapshot
+ * or scenario file never carries them, so loading one cannot widen access.
+ */
+export type HttpAccessOptions = {
+  /**
+   * avalanchego's `--http-allowed-hosts`: the Host names requests may carry (default `localhost`;
+   * the name the server is bound to is always allowed, IP addresses and a missing Host always are;
+   * `*` allows any). Any other gets `403 invalid host specified`: this stops DNS rebinding.
+   */
+  allowedHosts?: readonly string[]
+  /**
+   * avalanchego's `--http-allowed-origins`: origins browsers may call from (CORS, and the EVM
+   * WebSocket's handshake). Default `*`, every origin, answered without credentials; a listed
+   * origin (`https://app.example`, `https://*.example`) is echoed with credentials.
+   */
+  allowedOrigins?: readonly string[]
+  /** Serve the network-control service `/ext/sim` (default true); false answers it 404, like a disabled API on a node. */
+  apiSimEnabled?: boolean
+  /**
+   * The directory `sim.saveSnapshot` writes in (default `snapshots` under the working directory,
+   * made on the first save): a relative path is taken from it, and a path that leaves it (`..`,
+   * an absolute path elsewhere, a symbolic link out) is refused. `network.save` is not limited.
+   */
+  snapshotDir?: string
+}
+
+export type ServerOptions = HttpAccessOptions & {
   network: Network
   /** The simulated node this server is (its NodeID header, aliases, admin state, health); node 0 by default. */
   node?: SimNode
@@ -43,18 +77,38 @@ export type ServerOptions = {
 export type L1simServer = FastifyInstance & {
   /** The address given to {@link createServer}, with avalanchego's defaults filled in. */
   readonly listenAddress: { host: string; port: number }
+  /** The access settings it serves with, defaults filled in (`snapshotDir` absolute). */
+  readonly access: Required<HttpAccessOptions>
 }
 
 export function createServer(options: ServerOptions): L1simServer {
   const { network } = options
   const node = options.node ?? network.nodes[0]!
   const nodeId = node.nodeId
+  const listenAddress = { host: options.host ?? DEFAULT_HOST, port: options.port ?? DEFAULT_PORT }
+  const access: Required<HttpAccessOptions> = {
+    allowedHosts: options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
+    allowedOrigins: options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS,
+    apiSimEnabled: options.apiSimEnabled ?? true,
+    snapshotDir: resolve(options.snapshotDir ?? DEFAULT_SNAPSHOT_DIR),
+  }
+  const cors = createCorsPolicy(access.allowedOrigins)
+  const hostAllowed = createHostFilter(access.allowedHosts, listenAddress.host)
   let log: ((error: unknown) => void) | undefined
   const dispatcher = createEvmDispatcher({ methods: options.evmMethods, onError: (error) => log?.(error) })
   // The node's HTTP router decides what `/ext/<path>` serves (aliases of endpoints and chains, on
   // this node only): requests are rewritten to the canonical path before fastify routes them.
   const rewrite = (url: string) => rewriteByAliases(node, url)
-  const fastRpc = createFastRpcHandler({ network, dispatcher, nodeId, bodyLimit: ETH_MAX_REQUEST_BYTES, rewrite, accepting: () => !node.bootstrapping })
+  const fastRpc = createFastRpcHandler({
+    network,
+    dispatcher,
+    nodeId,
+    bodyLimit: ETH_MAX_REQUEST_BYTES,
+    rewrite,
+    cors,
+    // A refused Host and a bootstrapping node are answered by fastify.
+    accepting: (req) => !node.bootstrapping && hostAllowed(req.headers.host),
+  })
   const app = Fastify({
     logger: options.logger ?? false,
     rewriteUrl: (req) => rewrite(req.url ?? '/'),
@@ -63,8 +117,8 @@ export function createServer(options: ServerOptions): L1simServer {
   })
   log = (error) => app.log.debug({ err: error }, 'eth method failed')
 
-  const listenAddress = { host: options.host ?? DEFAULT_HOST, port: options.port ?? DEFAULT_PORT }
   app.decorate('listenAddress', listenAddress)
+  app.decorate('access', access)
   // The node reports the address it listens on (admin.getConfig, its staking port): the bound
   // port, which differs from the one asked for when that was 0.
   app.server.on('listening', () => {
@@ -73,11 +127,25 @@ export function createServer(options: ServerOptions): L1simServer {
   })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('node-id', nodeId)
-    if (answerCors(request, reply)) return reply.code(200).send()
+    const origin = request.headers.origin
+    const requestedMethod = request.headers['access-control-request-method']
+    // rs/cors answers a preflight itself, before the Host filter it wraps.
+    if (request.method === 'OPTIONS' && requestedMethod) {
+      reply.headers(cors.preflight(origin, requestedMethod, request.headers['access-control-request-headers']))
+      return reply.code(200).send()
+    }
+    reply.headers(cors.actual(request.method, origin))
+    if (!hostAllowed(request.headers.host)) return sendGoError(reply, INVALID_HOST.status, INVALID_HOST.body)
     // avalanchego's rejectMiddleware: a chain's APIs refuse calls until it is bootstrapped.
     if (node.bootstrapping && request.url.startsWith('/ext/bc/'))
       return sendGoError(reply, 503, 'API call rejected because chain is not done bootstrapping\n')
     return undefined
+  })
+  // A WebSocket handshake refused above never met the WebSocket plugin's own hook, which closes
+  // the socket of the handshakes it did not upgrade: the socket would outlive the answer (and hold
+  // `close()` up).
+  app.addHook('onResponse', async (request) => {
+    if (request.headers.upgrade !== undefined && /\bupgrade\b/i.test(request.headers.connection ?? '') && !request.ws) request.raw.socket.destroy()
   })
   app.setNotFoundHandler((_request, reply) => sendGoError(reply, 404, '404 page not found\n'))
 
@@ -89,8 +157,8 @@ export function createServer(options: ServerOptions): L1simServer {
       this.websocketServer.close(() => done())
     },
   })
-  app.register(evmRoutes, { network, dispatcher })
-  app.register(nodeRoutes, { network, node })
+  app.register(evmRoutes, { network, dispatcher, allowsOrigin: cors.allowsOrigin })
+  app.register(nodeRoutes, { network, node, apiSimEnabled: access.apiSimEnabled, snapshotDir: access.snapshotDir })
   // The /v1 data API, fed by the network's indexers (shared by every node's server).
   app.register(dataRoutes, networkDataRoutes(network))
   return app as unknown as L1simServer
@@ -121,49 +189,4 @@ export async function listenServer(server: L1simServer): Promise<string> {
 
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
-}
-
-// --- rs/cors v1.7.0 with AllowedOrigins ["*"], AllowCredentials true, default methods and headers ---
-
-const CORS_METHODS = new Set(['GET', 'POST', 'HEAD', 'OPTIONS'])
-const CORS_HEADERS = new Set(['Origin', 'Accept', 'Content-Type', 'X-Requested-With'])
-
-/**
- * Adds the CORS headers rs/cors adds; true when the request was a preflight, which rs/cors
- * answers itself with 200 and no body, whatever the path.
- */
-function answerCors(request: FastifyRequest, reply: FastifyReply): boolean {
-  const origin = header(request, 'origin')
-  const requestedMethod = header(request, 'access-control-request-method')
-  if (request.method === 'OPTIONS' && requestedMethod !== '') {
-    reply.header('vary', ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'])
-    const requestedHeaders = parseHeaderList(header(request, 'access-control-request-headers'))
-    if (origin === '' || !CORS_METHODS.has(requestedMethod.toUpperCase())) return true
-    if (!requestedHeaders.every((h) => CORS_HEADERS.has(h))) return true
-    reply.header('access-control-allow-origin', '*')
-    reply.header('access-control-allow-methods', requestedMethod.toUpperCase())
-    if (requestedHeaders.length > 0) reply.header('access-control-allow-headers', requestedHeaders.join(', '))
-    reply.header('access-control-allow-credentials', 'true')
-    return true
-  }
-  reply.header('vary', 'Origin')
-  if (origin !== '' && CORS_METHODS.has(request.method.toUpperCase())) {
-    reply.header('access-control-allow-origin', '*')
-    reply.header('access-control-allow-credentials', 'true')
-  }
-  return false
-}
-
-function header(request: FastifyRequest, name: string): string {
-  const value = request.headers[name]
-  return (Array.isArray(value) ? value[0] : value) ?? ''
-}
-
-/** rs/cors `parseHeaderList`: names canonicalised (`content-type` → `Content-Type`), split on spaces and commas. */
-function parseHeaderList(list: string): string[] {
-  return list
-    .split(/[ ,]+/)
-    .map((name) => name.replace(/[^A-Za-z0-9_-]/g, ''))
-    .filter((name) => name !== '')
-    .map((name) => name.toLowerCase().replace(/(^|[-_])([a-z])/g, (_m, sep: string, c: string) => sep + c.toUpperCase()))
 }

@@ -44,7 +44,12 @@ export async function banner(devnet: Devnet, version: string, source: BannerSour
     rule,
     ...devnet.nodes.map((n) => `(${n.index}) ${n.nodeId} ${n.url}`),
     field('Admin API', network.nodes[0]?.config.apiAdminEnabled ? 'enabled (/ext/admin)' : 'disabled (--api-admin-enabled=true to serve /ext/admin)'),
-    field('Network control', '/ext/sim (sim.*: faults, time, snapshot, revert, reset, saveSnapshot)'),
+    field(
+      'Network control',
+      devnet.server.access.apiSimEnabled
+        ? `/ext/sim (sim.*: faults, time, snapshot, revert, reset, saveSnapshot to ${devnet.server.access.snapshotDir})`
+        : 'disabled (--api-sim-enabled=true to serve /ext/sim)',
+    ),
     '',
     'Available Accounts',
     rule,

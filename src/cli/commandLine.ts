@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { DEFAULT_HOST, DEFAULT_PORT } from '../api/server.js'
+import { DEFAULT_HOST, DEFAULT_PORT, type HttpAccessOptions } from '../api/server.js'
 import { BaseError } from '../core/errors.js'
 import type { MiningMode } from '../evm/chain.js'
 import type { DevnetOptions } from '../index.js'
@@ -37,6 +37,10 @@ const OPTIONS = {
   'log-level': { type: 'string' },
   'log-display-level': { type: 'string' },
   'health-check-frequency': { type: 'string' },
+  'http-allowed-hosts': { type: 'string' },
+  'http-allowed-origins': { type: 'string' },
+  'api-sim-enabled': { type: 'string' },
+  'snapshot-dir': { type: 'string' },
   scenario: { type: 'string' },
   'no-scenario': { type: 'boolean' },
   snapshot: { type: 'string' },
@@ -52,7 +56,7 @@ type Flag = keyof typeof OPTIONS
 const SERVER_FLAGS: readonly Flag[] = [
   'port', 'host', 'network', 'nodes', 'mnemonic', 'accounts', 'balance', 'block-time', 'data-api-port', 'l1',
   'api-admin-enabled', 'data-dir', 'profile-dir', 'plugin-dir', 'log-level', 'log-display-level', 'health-check-frequency',
-  'save-on-exit',
+  'save-on-exit', 'http-allowed-hosts', 'http-allowed-origins', 'api-sim-enabled', 'snapshot-dir',
 ]
 
 /** What a snapshot file fixes: these flags cannot change a network loaded from one. */
@@ -91,7 +95,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true; tokens: true }>>
   try {
     // A bare Go bool flag means true.
-    const args = argv.map((arg) => (arg === '--api-admin-enabled' ? '--api-admin-enabled=true' : arg))
+    const args = argv.map((arg) => (arg === '--api-admin-enabled' || arg === '--api-sim-enabled' ? `${arg}=true` : arg))
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true })
   } catch (error) {
     throw new UsageError((error as Error).message)
@@ -170,9 +174,26 @@ function networkOptions(values: Values): DevnetOptions {
     ...(values['block-time'] !== undefined ? { mining: blockTime(values['block-time']) } : {}),
     ...(values.l1 !== undefined ? { l1s: values.l1.map(l1Option) } : {}),
     ...(values['data-api-port'] !== undefined ? { dataApi: { port: integer('--data-api-port', values['data-api-port'], 0, 65535) } } : {}),
+    ...httpAccess(values),
   }
   if (options.host === '') throw new UsageError('--host must not be empty')
   return options
+}
+
+/** What the servers expose: avalanchego's `--http-allowed-hosts` / `--http-allowed-origins` (comma- or space-separated lists), `--api-sim-enabled`, `--snapshot-dir`. */
+function httpAccess(values: Values): HttpAccessOptions {
+  const list = (flag: string, text: string) => {
+    const items = text.split(/[\s,]+/).filter((item) => item !== '')
+    if (items.length === 0) throw new UsageError(`${flag} must list at least one name`)
+    return items
+  }
+  if (values['snapshot-dir'] === '') throw new UsageError('--snapshot-dir must not be empty')
+  return {
+    ...(values['http-allowed-hosts'] !== undefined ? { allowedHosts: list('--http-allowed-hosts', values['http-allowed-hosts']) } : {}),
+    ...(values['http-allowed-origins'] !== undefined ? { allowedOrigins: list('--http-allowed-origins', values['http-allowed-origins']) } : {}),
+    ...(values['api-sim-enabled'] !== undefined ? { apiSimEnabled: goBool('--api-sim-enabled', values['api-sim-enabled']) } : {}),
+    ...(values['snapshot-dir'] !== undefined ? { snapshotDir: values['snapshot-dir'] } : {}),
+  }
 }
 
 /** Go's `strconv.ParseBool`, as a bool flag's `=value` is read. */

@@ -3,7 +3,6 @@
  * `sim.saveSnapshot`) and `l1sim snapshot inspect <file>` (what a snapshot file holds, without
  * loading it). `snapshot load` is `start --snapshot` and lives with `start`.
  */
-import { resolve } from 'node:path'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../api/server.js'
 import { BaseError } from '../core/errors.js'
 import { inspectSnapshot, type SnapshotInfo } from '../snapshot/index.js'
@@ -12,9 +11,12 @@ type Output = { write(text: string): unknown }
 
 export const DEFAULT_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`
 
-/** Exit code 1 when the server cannot be reached or refuses; the path sent is absolute (the server's working directory may differ). */
-export async function snapshotSave(file: string, url: string, stdout: Output, stderr: Output): Promise<number> {
-  const path = resolve(file)
+/**
+ * Exit code 1 when the server cannot be reached or refuses. The path is sent as given: the server
+ * writes it under its own snapshot directory (a relative path from there; an absolute one must lie
+ * inside it) and answers with the absolute path it wrote.
+ */
+export async function snapshotSave(path: string, url: string, stdout: Output, stderr: Output): Promise<number> {
   let body: { result?: { path: string; bytes: number; sha256: string }; error?: { message: string } }
   try {
     const res = await fetch(`${url.replace(/\/+$/, '')}/ext/sim`, {

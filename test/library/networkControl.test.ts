@@ -4,8 +4,8 @@
  * its stack (a revert uses up its snapshot and every later one); reset returns to the state the
  * scenario left, on any node; `sim.saveSnapshot` writes a file `loadNetwork` continues from.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { InvalidArgumentError } from '../../src/core/errors.js'
@@ -153,12 +153,16 @@ describe('evm_snapshot / evm_revert / anvil_reset share the network-wide ids', (
 })
 
 describe('sim.saveSnapshot', () => {
-  it('writes the network to a file that loadNetwork continues from', async () => {
+  it('writes the network under the snapshot directory, to a file that loadNetwork continues from', async () => {
     const dir = tmpDir('sim-save')
-    const d = await start()
+    const d = await start({ snapshotDir: dir })
     await pay(d, 6)
-    const saved = await sim(d, 'saveSnapshot', { path: join(dir, 'six.l1sim') }, 1)
+    const saved = await sim(d, 'saveSnapshot', { path: 'six.l1sim' }, 1)
     expect(saved.result).toEqual({ path: join(dir, 'six.l1sim'), bytes: statSync(join(dir, 'six.l1sim')).size, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) })
+    // An absolute path inside the directory, and a subdirectory of it, are the directory's too.
+    mkdirSync(join(dir, 'sub'))
+    expect((await sim(d, 'saveSnapshot', { path: join(dir, 'sub', 'again.l1sim') })).result?.path).toBe(join(dir, 'sub', 'again.l1sim'))
+    expect((await sim(d, 'saveSnapshot', { path: 'sub/../third.l1sim' })).result?.path).toBe(join(dir, 'third.l1sim'))
     const network = await loadNetwork(join(dir, 'six.l1sim'))
     try {
       expect(await createEIP1193Provider({ network }).request({ method: 'eth_getBalance', params: [RECEIVER, 'latest'] })).toBe('0x6')
@@ -168,14 +172,44 @@ describe('sim.saveSnapshot', () => {
     }
   })
 
+  it('refuses a path that leaves the snapshot directory, and writes nothing', async () => {
+    const root = tmpDir('sim-save-escape')
+    const dir = join(root, 'snapshots')
+    const outside = join(root, 'outside')
+    mkdirSync(dir)
+    mkdirSync(outside)
+    const victim = join(outside, 'victim.txt')
+    writeFileSync(victim, 'keep me\n')
+    symlinkSync(outside, join(dir, 'link'))
+    const d = await start({ snapshotDir: dir })
+    for (const path of [victim, join(outside, 'new.l1sim'), '../outside/new.l1sim', '../escape.l1sim', 'sub/../../escape.l1sim', '.', dir, 'link/new.l1sim', join(dir, 'link', 'victim.txt')]) {
+      expect(await sim(d, 'saveSnapshot', { path }), path).toEqual({
+        error: { code: -32000, message: `cannot save the snapshot to ${path}: the path is outside the snapshot directory ${dir}: over HTTP, snapshot files are written only under it`, data: null },
+      })
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n')
+    expect(readdirSync(outside)).toEqual(['victim.txt'])
+    expect(readdirSync(root).sort()).toEqual(['outside', 'snapshots'])
+    expect(readdirSync(dir)).toEqual(['link'])
+  })
+
+  it('takes the snapshot directory from the working directory by default, and makes it on the first save', async () => {
+    const d = await start()
+    expect(d.server.access.snapshotDir).toBe(resolve('snapshots'))
+    await d.close()
+    const dir = join(tmpDir('sim-save-made'), 'not', 'yet')
+    const made = await start({ snapshotDir: dir })
+    expect((await sim(made, 'saveSnapshot', { path: 'first.l1sim' })).result?.path).toBe(join(dir, 'first.l1sim'))
+  })
+
   it('refuses an empty path, and reports a path it cannot write', async () => {
     const dir = tmpDir('sim-save-fails')
-    const d = await start()
+    const d = await start({ snapshotDir: dir })
     expect(await sim(d, 'saveSnapshot', { path: '' })).toEqual({ error: { code: -32000, message: 'path must not be empty', data: null } })
     expect(await sim(d, 'saveSnapshot', {})).toEqual({ error: { code: -32000, message: 'path must not be empty', data: null } })
-    const refused = await sim(d, 'saveSnapshot', { path: join(dir, 'missing', 'x.l1sim') })
+    const refused = await sim(d, 'saveSnapshot', { path: join('missing', 'x.l1sim') })
     expect(refused.error?.code).toBe(-32000)
-    expect(refused.error?.message.startsWith(`cannot save the snapshot to ${join(dir, 'missing', 'x.l1sim')}: `)).toBe(true)
+    expect(refused.error?.message.startsWith(`cannot save the snapshot to ${join('missing', 'x.l1sim')}: `)).toBe(true)
     expect(existsSync(join(dir, 'missing'))).toBe(false)
   })
 })

@@ -21,6 +21,8 @@ export type EvmRoutesOptions = {
   dispatcher: EthDispatcher<EthContext>
   /** Body limit in bytes (coreth `http-body-limit`); geth's 5 MiB by default. */
   bodyLimit?: number
+  /** The server's allowed origins, asked by the WebSocket handshake; every origin by default. */
+  allowsOrigin?: (origin: string) => boolean
 }
 
 /** The EVM endpoints' dispatcher: the method table (the full set by default) plus subscriptions. */
@@ -70,10 +72,23 @@ export const evmRoutes: FastifyPluginAsync<EvmRoutesOptions> = async (app, optio
       method: 'GET',
       url: `${prefix}/ws`,
       exposeHeadRoute: false,
+      onRequest: checkOrigin,
       handler: (_request, reply) => badHandshake(reply),
       wsHandler: (socket, request) => serveSocket(socket, request),
     })
     app.route({ method: others, url: `${prefix}/ws`, handler: (_request, reply) => badHandshake(reply) })
+  }
+
+  /**
+   * gorilla's `CheckOrigin` with the server's allowed origins: browsers apply no CORS to a
+   * WebSocket, so the handshake itself is where a page's origin is refused. A handshake without
+   * Origin (not a browser) is accepted, as geth's `wsHandshakeValidator` accepts it.
+   */
+  async function checkOrigin(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const origin = request.headers.origin
+    if (!request.ws || origin === undefined || !options.allowsOrigin || options.allowsOrigin(origin)) return undefined
+    reply.header('sec-websocket-version', '13')
+    return sendGoError(reply, 403, 'Forbidden\n')
   }
 
   /** geth `ServeHTTP` up to `validateRequest`; runs before the body is read. */

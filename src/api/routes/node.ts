@@ -2,7 +2,8 @@
  * A node's own APIs, each a gorilla JSON-RPC endpoint (`nodeRpc.ts`): `/ext/admin` (only with
  * `apiAdminEnabled`), `/ext/info`, `/ext/health` (GET reports, other methods JSON-RPC) with
  * `/ext/health/{health,readiness,liveness}`, `/ext/bc/<L1>/validators`, and the emulator's
- * network-control service `/ext/sim`. Every route reads the node it is served by.
+ * network-control service `/ext/sim` (unless the server turns it off). Every route reads the node
+ * it is served by.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { HEALTH_GET_ROUTES, healthGet } from '../../network/health.js'
@@ -20,9 +21,16 @@ import { validatorsService, type ValidatorsContext } from '../../rpc/node/valida
 import { readBody, sendGoError } from './evm.js'
 import { NODE_RPC_MAX_REQUEST_BYTES, nodeRpcRefusal, nodeRpcRoute, sendNodeRpcRefusal, serveNodeRpc } from './nodeRpc.js'
 
-export type NodeRoutesOptions = { network: Network; node: SimNode }
+export type NodeRoutesOptions = {
+  network: Network
+  node: SimNode
+  /** Whether `/ext/sim` is served (default true). */
+  apiSimEnabled?: boolean
+  /** The absolute directory `sim.saveSnapshot` writes in. */
+  snapshotDir: string
+}
 
-export const nodeRoutes: FastifyPluginAsync<NodeRoutesOptions> = async (app, { network, node }) => {
+export const nodeRoutes: FastifyPluginAsync<NodeRoutesOptions> = async (app, { network, node, apiSimEnabled = true, snapshotDir }) => {
   const infoView = (n: SimNode): InfoNodeView => ({
     index: n.index,
     nodeId: n.nodeId,
@@ -48,7 +56,7 @@ export const nodeRoutes: FastifyPluginAsync<NodeRoutesOptions> = async (app, { n
   const adminContext: AdminContext = {
     node: { aliases: node.aliases, loggers: node.loggers, profiler: node.profiler, vms: node.vms, config: node.config, dataDir: node.config.dataDir },
   }
-  const simContext: SimContext = { network, node }
+  const simContext: SimContext = { network, node, snapshotDir }
   const platformContext: PlatformContext = {
     pchain: network.primary.pchain,
     uptime: (nodeId, startTime) => ({
@@ -72,8 +80,10 @@ export const nodeRoutes: FastifyPluginAsync<NodeRoutesOptions> = async (app, { n
   }
   const info = createNodeDispatcher<InfoContext>({ services: { info: infoService } })
   app.register(nodeRpcRoute({ url: '/ext/info', dispatcher: info, context: () => infoContext }))
-  const sim = createNodeDispatcher<SimContext>({ services: { sim: simService } })
-  app.register(nodeRpcRoute({ url: '/ext/sim', dispatcher: sim, context: () => simContext }))
+  if (apiSimEnabled) {
+    const sim = createNodeDispatcher<SimContext>({ services: { sim: simService } })
+    app.register(nodeRpcRoute({ url: '/ext/sim', dispatcher: sim, context: () => simContext }))
+  }
 
   const validators = createNodeDispatcher<ValidatorsContext>({ services: { validators: validatorsService } })
   app.register(

@@ -3,8 +3,8 @@ import type { SimNode } from '../../../network/node.js'
 import { NodeArgumentError, NodeRpcError } from '../types.js'
 import type { FieldDecoder } from '../params.js'
 
-/** The network-control service's context: the whole network, and the node that answers. */
-export type SimContext = { network: Network; node: SimNode }
+/** The network-control service's context: the whole network, the node that answers, and the (absolute) directory snapshot files go to. */
+export type SimContext = { network: Network; node: SimNode; snapshotDir: string }
 
 /** A Go float64 field: a JSON number. */
 export const float64: FieldDecoder<number> = {
