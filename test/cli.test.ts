@@ -238,6 +238,26 @@ describe('l1sim start with scenarios and snapshots', () => {
     }
   })
 
+  it.each([
+    ['fuji', 5, 1761750000],
+    ['mainnet', 1, 1763568000],
+  ] as const)('runs scenarios/default.yaml on %s: its L1 begins at the network\'s latest upgrade (Granite), with warp on from genesis', async (preset, networkId, granite) => {
+    const result = await run('start', '--port', '0', '--network', preset)
+    try {
+      expect(result.exitCode).toBe(0)
+      const devnet = result.devnet!
+      expect(result.stdout).toContain(`Preset:            ${preset} (network id ${networkId})`)
+      expect(result.stdout).toContain(`Scenario:          ${DEFAULT_SCENARIO} (3 assertions passed, 0 failed)`)
+      expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(`l1sim ready at ${devnet.url}`)
+      const dex = devnet.rpcUrl('dex')
+      expect((await rpc(dex, 'eth_getBlockByNumber', ['0x0', false])).timestamp).toBe(`0x${granite.toString(16)}`)
+      expect(await rpc(dex, 'eth_getActivePrecompilesAt', [])).toMatchObject({ warpConfig: { blockTimestamp: granite }, txAllowListConfig: { blockTimestamp: granite } })
+      expect(BigInt(await rpc(dex, 'eth_getBalance', [CAROL, 'latest']))).toBe(5n * 10n ** 18n)
+    } finally {
+      await result.devnet?.close()
+    }
+  })
+
   it('starts from genesis with --no-scenario, and when the package has no default scenario', async () => {
     const none = await runCli(['start', '--port', '0', '--nodes', '1'], { stdout: capture(), stderr: capture(), defaultScenario: join(tmpDir('no-default'), 'default.yaml') })
     try {
