@@ -36,6 +36,9 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
   return ((await res.json()) as { result: unknown }).result
 }
 
+/** `text` matched literally in a RegExp. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 const CAROL = '0x90F79bf6EB2c4f870365E785982E1f101E93b906' // dev account 3, `carol` in scenarios/default.yaml
 
 async function chainId(url: string): Promise<unknown> {
@@ -443,6 +446,17 @@ describe('l1sim run', () => {
     expect(lines.some((l) => l.startsWith(`${file}:4:`))).toBe(true)
     const missing = await run('run', join(dir, 'missing.yaml'))
     expect(missing).toMatchObject({ exitCode: 2, stderr: `l1sim: cannot read ${join(dir, 'missing.yaml')}: ENOENT\n` })
+  })
+
+  it('refuses a YAML alias bomb in a step\'s args at the alias, before expanding it: exit 2, nothing ran', async () => {
+    const dir = tmpDir('run-alias-bomb')
+    const file = join(dir, 'bomb.yaml')
+    // Each level is ten aliases of the one before: 10^5 values at five levels, 10^9 at nine.
+    const levels = ['&l0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 5 }, (_, i) => `&l${i + 1} [${Array(10).fill(`*l${i}`).join(', ')}]`)]
+    writeFileSync(file, ['name: bomb', 'steps:', `  - call: { contract: "0x0000000000000000000000000000000000000001", method: "f(uint256)", args: [${levels.join(', ')}] }`, ''].join('\n'))
+    const result = await run('run', file)
+    expect(result).toMatchObject({ exitCode: 2, stdout: '' })
+    expect(result.stderr).toMatch(new RegExp(`^${escape(file)}:3:\\d+: steps\\[0\\]\\.call\\.args\\[4\\]\\[7\\]: alias \\*l3 takes the document's aliases past 100000 expanded values .+\\n${escape(file)}: 1 problem, nothing ran\\n$`))
   })
 
   it('exits 1 with the step\'s position when a step cannot be carried out', async () => {

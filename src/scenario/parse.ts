@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, resolve as resolvePath } from 'node:path'
 import { LineCounter, parseDocument, type Node } from 'yaml'
 import { artifactFrom, resolveEvent, resolveFunction, type Artifact } from './abi.js'
+import { checkAliases } from './aliases.js'
 import { documentShape, type ScenarioDocument, type Step } from './document.js'
 import { ScenarioValidationError, type ScenarioIssue } from './errors.js'
 import { positionOf, type Ctx, type Position } from './schema.js'
@@ -19,12 +20,16 @@ export type Scenario = ScenarioDocument & {
 export function parseScenario(text: string, file: string): Scenario {
   const lines = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
-  const ctx: Ctx = { file, text, lines, doc, issues: [], refs: [], step: -1 }
+  const issues: ScenarioIssue[] = []
   for (const error of doc.errors) {
     const { line, col } = lines.linePos(error.pos[0])
-    ctx.issues.push({ file, line, column: col, path: '', message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') })
+    issues.push({ file, line, column: col, path: '', message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') })
   }
-  if (ctx.issues.length > 0) throw new ScenarioValidationError(ctx.issues)
+  if (issues.length > 0) throw new ScenarioValidationError(issues)
+  // Before anything reads the document with its aliases expanded.
+  const aliases = checkAliases(doc, lines, file)
+  if (aliases.issues.length > 0) throw new ScenarioValidationError(aliases.issues)
+  const ctx: Ctx = { file, text, lines, doc, aliases: aliases.targets, issues: [], refs: [], step: -1 }
   const root = doc.contents as Node | null
   const document = root === null ? documentShape(doc.createNode({}) as Node, { ctx, path: '' }) : documentShape(root, { ctx, path: '' })
   const artifacts = checkReferences(ctx, document)
@@ -140,7 +145,9 @@ function checkReferences(ctx: Ctx, document: ScenarioDocument | undefined): Map<
 
 function rawDocument(ctx: Ctx): Record<string, unknown> {
   try {
-    const js: unknown = ctx.doc.toJS({ maxAliasCount: 1000 })
+    // Aliases are bounded already (checkAliases); yaml's own count would refuse a document the
+    // checks accepted, and its definitions would silently go missing.
+    const js: unknown = ctx.doc.toJS({ maxAliasCount: -1 })
     return typeof js === 'object' && js !== null && !Array.isArray(js) ? (js as Record<string, unknown>) : {}
   } catch {
     return {}
