@@ -459,6 +459,23 @@ describe('l1sim run', () => {
     expect(result.stderr).toMatch(new RegExp(`^${escape(file)}:3:\\d+: steps\\[0\\]\\.call\\.args\\[4\\]\\[7\\]: alias \\*l3 takes the document's aliases past 100000 expanded values .+\\n${escape(file)}: 1 problem, nothing ran\\n$`))
   })
 
+  it('refuses an L1 balance beyond uint256 and a genesis subnet-EVM would refuse, positioned, exit 2, as start --scenario does', async () => {
+    const dir = tmpDir('run-bad-genesis')
+    const big = join(dir, 'big.yaml')
+    const digits = '1234567890'.repeat(8)
+    writeFileSync(big, ['name: big', 'l1s:', '  - name: dex', '    chainId: 99999', `    alloc: { acct:0: ${digits} }`, 'steps: []', ''].join('\n'))
+    const issue = `${big}:5:22: l1s[0].alloc.acct:0: expected at most 2^256-1 wei (a uint256), got ${digits}\n`
+    expect(await run('run', big)).toMatchObject({ exitCode: 2, stdout: '', stderr: `${issue}${big}: 1 problem, nothing ran\n` })
+    expect(await run('start', '--port', '0', '--scenario', big)).toMatchObject({ exitCode: 2, stdout: '', stderr: issue })
+
+    const both = join(dir, 'both.yaml')
+    writeFileSync(both, ['name: both', 'l1s:', '  - name: dex', '    chainId: 99999', '    precompiles: { txAllowList: { admins: [acct:0], enabled: [acct:0] } }', 'steps: []', ''].join('\n'))
+    expect(await run('run', both)).toMatchObject({
+      exitCode: 2,
+      stderr: `${both}:3:5: l1s[0]: chain dex: failed to verify genesis: invalid precompile upgrades: cannot set address as both admin and enabled: 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n${both}: 1 problem, nothing ran\n`,
+    })
+  })
+
   it('exits 1 with the step\'s position when a step cannot be carried out', async () => {
     const dir = tmpDir('run-step-fails')
     const file = join(dir, 'broke.yaml')

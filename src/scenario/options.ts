@@ -1,9 +1,12 @@
 import { DEFAULT_MANUAL_START } from '../core/clock.js'
 import type { Hex } from '../core/hex.js'
 import { DEFAULT_MNEMONIC, deriveDevAccounts } from '../core/keys.js'
+import { parseSubnetGenesis, subnetEvmNetworkDefaults } from '../evm/config/genesis.js'
+import { ConfigError } from '../evm/config/errors.js'
 import type { NetworkOptions } from '../network/network.js'
 import { l1GenesisTime, NETWORK_PRESETS, type NetworkPresetName } from '../network/presets.js'
 import { PRECOMPILES, type ChainSpec, type PrecompileConfig, type PrecompileName } from './document.js'
+import type { ScenarioIssue } from './errors.js'
 import type { Scenario } from './parse.js'
 import type { Ref } from './values.js'
 
@@ -58,6 +61,32 @@ export function chainConfigOf(scenario: Scenario, chain: ChainSpec, preset: Netw
     ...[...(u.enable ?? [])].map(([name, pc]) => ({ [PRECOMPILES[name]]: precompileJson(pc, name, start + u.at, address) })),
   ])
   return { genesis, upgrade: { precompileUpgrades } }
+}
+
+/**
+ * What subnet-EVM would refuse in the genesis and upgrade.json the scenario's chains make (an L1's
+ * or a subnet chain's: say a precompile's admin also in its enabled list, or upgrades out of
+ * order), with the node's message, positioned at the chain: found with the document's other issues,
+ * before anything runs, rather than when the network is made or the chain created.
+ */
+export function chainConfigIssues(scenario: Scenario): ScenarioIssue[] {
+  const preset = scenario.network?.preset ?? 'local'
+  const networkDefaults = subnetEvmNetworkDefaults(NETWORK_PRESETS[preset].upgrades)
+  const chains = [
+    ...(scenario.l1s ?? []).map((chain, i) => ({ chain, path: `l1s[${i}]` })),
+    ...(scenario.subnets ?? []).flatMap((subnet, i) => subnet.chains.map((chain, j) => ({ chain, path: `subnets[${i}].chains[${j}]` }))),
+  ]
+  const issues: ScenarioIssue[] = []
+  for (const { chain, path } of chains) {
+    const { genesis, upgrade } = chainConfigOf(scenario, chain, preset)
+    try {
+      parseSubnetGenesis(genesis, { networkDefaults, upgradeJson: upgrade })
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error
+      issues.push({ file: scenario.file, ...chain.$pos, path, message: `chain ${chain.name}: ${error.message}` })
+    }
+  }
+  return issues
 }
 
 /**

@@ -101,6 +101,33 @@ describe('parseScenario', () => {
   })
 })
 
+describe('what the network would refuse later is refused here, positioned', () => {
+  it('amounts beyond their chain\'s word, a mnemonic that is not BIP-39, a chain name taken twice, a genesis subnet-EVM refuses', () => {
+    const text = [
+      'accounts: { mnemonic: "test test test", balance: 115792089237316195423570985008687907853269984665640564039457584007913129639936 }',
+      'l1s:',
+      '  - { name: dex, chainId: 99999 }',
+      '  - { name: C, chainId: 99998 }',
+      'subnets:',
+      '  - { name: s, chains: [{ name: dex, chainId: 5 }] }',
+      'steps:',
+      '  - sendAvax: { chain: chain:P, from: acct:0, to: acct:1, amount: 18446744073709551616 }',
+      '',
+    ].join('\n')
+    expect(issuesOf(text).map((i) => `${i.line}:${i.column} ${i.path}: ${i.message}`)).toEqual([
+      '1:23 accounts.mnemonic: expected a BIP-39 mnemonic of English words, got "test test test"',
+      '1:50 accounts.balance: expected at most 2^256-1 wei (a uint256), got 115792089237316195423570985008687907853269984665640564039457584007913129639936',
+      '4:13 l1s[1].name: chain name "C" is already taken by the C-chain',
+      '6:33 subnets[0].chains[0].name: chain name "dex" is already taken by l1s[0]',
+      '8:67 steps[0].sendAvax.amount: expected at most 18446744073709551615 nAVAX (a uint64), got 18446744073709551616',
+    ])
+    const upgrades = ['l1s:', '  - name: dex', '    chainId: 99999', '    upgrades: [{ name: a, at: 2m, disable: [warp] }, { name: b, at: 1m, enable: { warp: {} } }]', '']
+    expect(issuesOf(upgrades.join('\n')).map((i) => `${i.line}:${i.column} ${i.path}: ${i.message}`)).toEqual([
+      '2:5 l1s[0]: chain dex: failed to verify genesis: invalid precompile upgrades: precompile upgrade disable value is invalid: PrecompileUpgrade (warpConfig) at [0], disable should be false',
+    ])
+  })
+})
+
 describe('YAML aliases', () => {
   it('stand for what they name, checked like a written value', () => {
     const scenario = parseScenario(
