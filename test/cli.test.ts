@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_SCENARIO, runCli, USAGE, type CliResult } from '../src/cli.js'
 import { createProgressReporter, formatProgress } from '../src/cli/progress.js'
-import { createEIP1193Provider, loadNetwork, startDevnet } from '../src/index.js'
+import { createEIP1193Provider, createNetwork, loadNetwork, startDevnet } from '../src/index.js'
 
 function capture(isTTY = false) {
   return { text: '', isTTY, write(chunk: string) { this.text += chunk } }
@@ -375,6 +375,25 @@ describe('l1sim start with scenarios and snapshots', () => {
     const inspected = await run('snapshot', 'inspect', file)
     expect(inspected.exitCode).toBe(1)
     expect(inspected.stderr).toMatch(new RegExp(`^l1sim: snapshot ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .+\\n$`))
+  })
+
+  it('inspects a damaged file (a flipped byte): prints what its header claims, says so and exits 1', async () => {
+    const dir = tmpDir('inspect-damaged')
+    const file = join(dir, 'damaged.l1sim')
+    const network = await createNetwork({ nodes: 1 })
+    try {
+      await network.save(file)
+    } finally {
+      await network.close()
+    }
+    const bytes = readFileSync(file)
+    bytes[bytes.length - 100]! ^= 0x10
+    writeFileSync(file, bytes)
+    const inspected = await run('snapshot', 'inspect', file)
+    expect(inspected.exitCode).toBe(1)
+    expect(inspected.stdout).toMatch(/^sha256: {4}[0-9a-f]{64} \(CHECKSUM MISMATCH: the file is damaged\)$/m)
+    expect(inspected.stderr).toBe(`l1sim: snapshot ${file}: checksum mismatch: the file is corrupt\n`)
+    expect(await run('start', '--port', '0', '--snapshot', file)).toMatchObject({ exitCode: 1, stderr: `l1sim: snapshot ${file}: checksum mismatch: the file is corrupt\n` })
   })
 })
 
