@@ -3,10 +3,10 @@
 // Run by test/examples.test.ts, so this file stays true.
 import { fileURLToPath } from 'node:url'
 import { createPublicClient, createTestClient, http, parseEther, type Address } from 'viem'
-import { startDevnet } from '../src/index.js'
+import { startDevnet, type NetworkPresetName } from '../src/index.js'
 
-export async function main(): Promise<{ afterScenario: bigint; changed: bigint; afterReset: bigint; heights: bigint[] }> {
-  const devnet = await startDevnet({ port: 0, scenario: fileURLToPath(new URL('../scenarios/default.yaml', import.meta.url)) })
+export async function main(preset: NetworkPresetName = 'local'): Promise<{ afterScenario: bigint; changed: bigint; afterReset: bigint; heights: bigint[] }> {
+  const devnet = await startDevnet({ port: 0, preset, scenario: fileURLToPath(new URL('../scenarios/default.yaml', import.meta.url)) })
   try {
     const carol = devnet.scenario!.refs.accounts.carol! as Address
     const transport = http(devnet.rpcUrl())

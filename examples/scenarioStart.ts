@@ -1,13 +1,14 @@
 // Start a served network from a scenario file: its L1s, accounts and steps (sends, mints, deploys)
 // run first, its assertions are checked, and what it named (accounts, contracts, chains) comes
-// back resolved. `l1sim start --scenario <file>` does the same from the command line.
+// back resolved. `l1sim start --scenario <file>` does the same from the command line; `preset`
+// (`--network`) runs it on another network's ids and upgrade times.
 // Run by test/examples.test.ts, so this file stays true.
 import { fileURLToPath } from 'node:url'
 import { createPublicClient, http, type Address } from 'viem'
-import { startDevnet } from '../src/index.js'
+import { startDevnet, type NetworkPresetName } from '../src/index.js'
 
-export async function main(): Promise<{ passed: number; failed: number; carolOnDex: bigint; tokenCode: boolean }> {
-  const devnet = await startDevnet({ port: 0, scenario: fileURLToPath(new URL('../scenarios/default.yaml', import.meta.url)) })
+export async function main(preset: NetworkPresetName = 'local'): Promise<{ passed: number; failed: number; carolOnDex: bigint; tokenCode: boolean }> {
+  const devnet = await startDevnet({ port: 0, preset, scenario: fileURLToPath(new URL('../scenarios/default.yaml', import.meta.url)) })
   try {
     const run = devnet.scenario!
     const carol = run.refs.accounts.carol! as Address

@@ -152,7 +152,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
  */
 async function startScenario(scenario: Scenario, overrides: NetworkOptions, onProgress: ((progress: StepProgress) => void) | undefined): Promise<{ network: Network; run: ScenarioRun }> {
   const { clock, node, dataApi, ...rest } = overrides
-  const own = networkOptionsOf(scenario)
+  const own = networkOptionsOf(scenario, rest.preset)
   const network = await createNetwork({
     ...own,
     ...rest,

@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_SCENARIO, runCli, USAGE, type CliResult } from '../src/cli.js'
 import { createProgressReporter, formatProgress } from '../src/cli/progress.js'
-import { createEIP1193Provider, loadNetwork, startDevnet } from '../src/index.js'
+import { createEIP1193Provider, createNetwork, loadNetwork, startDevnet } from '../src/index.js'
 
 function capture(isTTY = false) {
   return { text: '', isTTY, write(chunk: string) { this.text += chunk } }
@@ -35,6 +35,9 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
   return ((await res.json()) as { result: unknown }).result
 }
+
+/** `text` matched literally in a RegExp. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 const CAROL = '0x90F79bf6EB2c4f870365E785982E1f101E93b906' // dev account 3, `carol` in scenarios/default.yaml
 
@@ -264,6 +267,26 @@ describe('l1sim start with scenarios and snapshots', () => {
     }
   })
 
+  it.each([
+    ['fuji', 5, 1761750000],
+    ['mainnet', 1, 1763568000],
+  ] as const)('runs scenarios/default.yaml on %s: its L1 begins at the network\'s latest upgrade (Granite), with warp on from genesis', async (preset, networkId, granite) => {
+    const result = await run('start', '--port', '0', '--network', preset)
+    try {
+      expect(result.exitCode).toBe(0)
+      const devnet = result.devnet!
+      expect(result.stdout).toContain(`Preset:            ${preset} (network id ${networkId})`)
+      expect(result.stdout).toContain(`Scenario:          ${DEFAULT_SCENARIO} (3 assertions passed, 0 failed)`)
+      expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(`l1sim ready at ${devnet.url}`)
+      const dex = devnet.rpcUrl('dex')
+      expect((await rpc(dex, 'eth_getBlockByNumber', ['0x0', false])).timestamp).toBe(`0x${granite.toString(16)}`)
+      expect(await rpc(dex, 'eth_getActivePrecompilesAt', [])).toMatchObject({ warpConfig: { blockTimestamp: granite }, txAllowListConfig: { blockTimestamp: granite } })
+      expect(BigInt(await rpc(dex, 'eth_getBalance', [CAROL, 'latest']))).toBe(5n * 10n ** 18n)
+    } finally {
+      await result.devnet?.close()
+    }
+  })
+
   it('starts from genesis with --no-scenario, and when the package has no default scenario', async () => {
     const none = await runCli(['start', '--port', '0', '--nodes', '1'], { stdout: capture(), stderr: capture(), defaultScenario: join(tmpDir('no-default'), 'default.yaml') })
     try {
@@ -379,6 +402,25 @@ describe('l1sim start with scenarios and snapshots', () => {
     expect(inspected.exitCode).toBe(1)
     expect(inspected.stderr).toMatch(new RegExp(`^l1sim: snapshot ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .+\\n$`))
   })
+
+  it('inspects a damaged file (a flipped byte): prints what its header claims, says so and exits 1', async () => {
+    const dir = tmpDir('inspect-damaged')
+    const file = join(dir, 'damaged.l1sim')
+    const network = await createNetwork({ nodes: 1 })
+    try {
+      await network.save(file)
+    } finally {
+      await network.close()
+    }
+    const bytes = readFileSync(file)
+    bytes[bytes.length - 100]! ^= 0x10
+    writeFileSync(file, bytes)
+    const inspected = await run('snapshot', 'inspect', file)
+    expect(inspected.exitCode).toBe(1)
+    expect(inspected.stdout).toMatch(/^sha256: {4}[0-9a-f]{64} \(CHECKSUM MISMATCH: the file is damaged\)$/m)
+    expect(inspected.stderr).toBe(`l1sim: snapshot ${file}: checksum mismatch: the file is corrupt\n`)
+    expect(await run('start', '--port', '0', '--snapshot', file)).toMatchObject({ exitCode: 1, stderr: `l1sim: snapshot ${file}: checksum mismatch: the file is corrupt\n` })
+  })
 })
 
 describe('l1sim snapshot save', () => {
@@ -452,6 +494,34 @@ describe('l1sim run', () => {
     expect(lines.some((l) => l.startsWith(`${file}:4:`))).toBe(true)
     const missing = await run('run', join(dir, 'missing.yaml'))
     expect(missing).toMatchObject({ exitCode: 2, stderr: `l1sim: cannot read ${join(dir, 'missing.yaml')}: ENOENT\n` })
+  })
+
+  it('refuses a YAML alias bomb in a step\'s args at the alias, before expanding it: exit 2, nothing ran', async () => {
+    const dir = tmpDir('run-alias-bomb')
+    const file = join(dir, 'bomb.yaml')
+    // Each level is ten aliases of the one before: 10^5 values at five levels, 10^9 at nine.
+    const levels = ['&l0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 5 }, (_, i) => `&l${i + 1} [${Array(10).fill(`*l${i}`).join(', ')}]`)]
+    writeFileSync(file, ['name: bomb', 'steps:', `  - call: { contract: "0x0000000000000000000000000000000000000001", method: "f(uint256)", args: [${levels.join(', ')}] }`, ''].join('\n'))
+    const result = await run('run', file)
+    expect(result).toMatchObject({ exitCode: 2, stdout: '' })
+    expect(result.stderr).toMatch(new RegExp(`^${escape(file)}:3:\\d+: steps\\[0\\]\\.call\\.args\\[4\\]\\[7\\]: alias \\*l3 takes the document's aliases past 100000 expanded values .+\\n${escape(file)}: 1 problem, nothing ran\\n$`))
+  })
+
+  it('refuses an L1 balance beyond uint256 and a genesis subnet-EVM would refuse, positioned, exit 2, as start --scenario does', async () => {
+    const dir = tmpDir('run-bad-genesis')
+    const big = join(dir, 'big.yaml')
+    const digits = '1234567890'.repeat(8)
+    writeFileSync(big, ['name: big', 'l1s:', '  - name: dex', '    chainId: 99999', `    alloc: { acct:0: ${digits} }`, 'steps: []', ''].join('\n'))
+    const issue = `${big}:5:22: l1s[0].alloc.acct:0: expected at most 2^256-1 wei (a uint256), got ${digits}\n`
+    expect(await run('run', big)).toMatchObject({ exitCode: 2, stdout: '', stderr: `${issue}${big}: 1 problem, nothing ran\n` })
+    expect(await run('start', '--port', '0', '--scenario', big)).toMatchObject({ exitCode: 2, stdout: '', stderr: issue })
+
+    const both = join(dir, 'both.yaml')
+    writeFileSync(both, ['name: both', 'l1s:', '  - name: dex', '    chainId: 99999', '    precompiles: { txAllowList: { admins: [acct:0], enabled: [acct:0] } }', 'steps: []', ''].join('\n'))
+    expect(await run('run', both)).toMatchObject({
+      exitCode: 2,
+      stderr: `${both}:3:5: l1s[0]: chain dex: failed to verify genesis: invalid precompile upgrades: cannot set address as both admin and enabled: 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n${both}: 1 problem, nothing ran\n`,
+    })
   })
 
   it('exits 1 with the step\'s position when a step cannot be carried out', async () => {

@@ -7,6 +7,9 @@ import { main as scenarioStart } from '../examples/scenarioStart.js'
 import { main as fixture } from '../examples/fixture.js'
 import { main as saveLoad } from '../examples/saveLoad.js'
 import { main as reset } from '../examples/reset.js'
+import { main as l1 } from '../examples/l1.js'
+
+const PRESETS = ['local', 'fuji', 'mainnet'] as const
 
 const ether = 10n ** 18n
 
@@ -15,8 +18,8 @@ describe('README examples', () => {
     expect(await quickstart()).toEqual({ balance: 10n ** 18n, afterRevert: 0n })
   })
 
-  it('scenarioStart: a devnet from scenarios/default.yaml, its assertions and names', async () => {
-    expect(await scenarioStart()).toEqual({ passed: 3, failed: 0, carolOnDex: 5n * ether, tokenCode: true })
+  it.each(PRESETS)('scenarioStart on %s: a devnet from scenarios/default.yaml, its assertions and names', async (preset) => {
+    expect(await scenarioStart(preset)).toEqual({ passed: 3, failed: 0, carolOnDex: 5n * ether, tokenCode: true })
   })
 
   it('fixture: loadFixture runs the setup once and reverts to it', async () => {
@@ -37,12 +40,21 @@ describe('README examples', () => {
     }
   })
 
-  it('reset: back to the state the scenario left', async () => {
-    const result = await reset()
+  it.each(PRESETS)('reset on %s: back to the state the scenario left', async (preset) => {
+    const result = await reset(preset)
     expect(result.afterScenario).toBe(10_001n * ether + ether / 2n)
     expect(result.changed).toBe(ether)
     expect(result.afterReset).toBe(result.afterScenario)
     expect(result.heights[1]).toBe(result.heights[0])
     expect(result.heights[0]).toBeGreaterThan(0n)
+  })
+
+  it.each(PRESETS)('l1 on %s: the README\'s L1 genesis and upgrade.json, warp and the minter on from genesis', async (preset) => {
+    expect(await l1(preset)).toEqual({
+      chainId: 99999,
+      precompiles: ['contractNativeMinterConfig', 'txAllowListConfig', 'warpConfig'],
+      minted: ether,
+      feeManagerAt: 1767225700,
+    })
   })
 })

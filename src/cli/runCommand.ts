@@ -5,7 +5,7 @@
  * exits 2, as a bad command line does: nothing ran.
  */
 import { BaseError } from '../core/errors.js'
-import { createNetwork } from '../network/network.js'
+import { createNetwork, type Network } from '../network/network.js'
 import { networkOptionsOf, readScenario, runScenario, ScenarioValidationError, type Scenario, type ScenarioRun } from '../scenario/index.js'
 import { createProgressReporter, type ProgressOutput } from './progress.js'
 
@@ -24,7 +24,15 @@ export async function runCommand(file: string, stdout: Output, stderr: ProgressO
     return 2
   }
 
-  const network = await createNetwork(networkOptionsOf(scenario))
+  let network: Network
+  try {
+    network = await createNetwork(networkOptionsOf(scenario))
+  } catch (error) {
+    // The document validated, so this is the network refusing what it describes: one line, as
+    // `start --scenario` reports it, never a stack trace.
+    stderr.write(`l1sim: ${file}: ${messageOf(error)}\n`)
+    return 1
+  }
   const progress = createProgressReporter(stderr, file)
   const started = performance.now()
   let run: ScenarioRun

@@ -43,7 +43,11 @@ export async function snapshotSave(path: string, url: string, stdout: Output, st
   return 0
 }
 
-/** Exit code 1 for a missing, corrupt or foreign file, with the reason. */
+/**
+ * Exit code 1 for a missing, corrupt or foreign file, with the reason; a file whose checksum does
+ * not match still has its header printed (what it claims to hold), and exits 1 too: loading it
+ * would fail, and a script checking a file reads the exit code.
+ */
 export async function snapshotInspect(file: string, stdout: Output, stderr: Output): Promise<number> {
   let info: SnapshotInfo
   try {
@@ -53,7 +57,10 @@ export async function snapshotInspect(file: string, stdout: Output, stderr: Outp
     return 1
   }
   stdout.write(formatInfo(info))
-  return 0
+  if (info.checksumOk) return 0
+  // The loader's words for the same file (`start --snapshot` refuses it so).
+  stderr.write(`l1sim: snapshot ${file}: checksum mismatch: the file is corrupt\n`)
+  return 1
 }
 
 /**

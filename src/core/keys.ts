@@ -48,6 +48,11 @@ export type DeriveDevAccountsOptions = {
   path?: string
 }
 
+/** A BIP-39 mnemonic of English words with a valid checksum, as {@link deriveDevAccounts} takes. */
+export function isValidMnemonic(mnemonic: string): boolean {
+  return validateMnemonic(mnemonic, english)
+}
+
 /**
  * The first `count` accounts of a BIP-39 mnemonic, as Hardhat and anvil derive them.
  *
@@ -66,7 +71,7 @@ export function deriveDevAccounts(options: DeriveDevAccountsOptions): DevAccount
   if (!Number.isSafeInteger(count) || count < 0)
     throw new InvalidArgumentError(`account count must be a non-negative integer but got ${count}`)
   // Without this a typo silently yields a different, unfunded set of accounts.
-  if (!validateMnemonic(mnemonic, english)) throw new InvalidArgumentError('invalid mnemonic')
+  if (!isValidMnemonic(mnemonic)) throw new InvalidArgumentError('invalid mnemonic')
   const indexes = parseDerivationPath(path)
   let parent = masterKey(mnemonicToSeed(mnemonic))
   for (const index of indexes) parent = childKey(parent, index)

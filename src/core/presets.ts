@@ -161,3 +161,21 @@ export const NETWORK_PRESETS = {
     },
   },
 } as const satisfies Record<NetworkPresetName, NetworkPreset>
+
+/** The latest upgrade of `upgrades` scheduled at or before `time` (unix seconds); undefined before the first. */
+export function lastUpgradeTime(upgrades: NetworkUpgrades, time: number): number | undefined {
+  let last: number | undefined
+  for (const t of Object.values(upgrades)) if (t <= time && (last === undefined || t > last)) last = t
+  return last
+}
+
+/**
+ * When an L1 on a network of `preset` starting at `start` has its genesis, and its genesis
+ * precompiles activate: at the latest upgrade in force at the start, as an L1 made on that network
+ * then would (so its first blocks, and calls on its genesis head, run the rules of the time), and
+ * never before Durango: warp and precompile managers cannot activate before it (subnet-EVM's
+ * `Verify`). On local, every upgrade's `InitiallyActiveTime`, subnet-EVM's test genesis time.
+ */
+export function l1GenesisTime(preset: NetworkPreset, start: number): number {
+  return Math.max(preset.upgrades.durangoTime, lastUpgradeTime(preset.upgrades, start) ?? 0)
+}

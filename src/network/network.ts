@@ -20,7 +20,7 @@ import { Keychain, XWallet } from '../platform/xchain/wallet.js'
 import { addressFromPrivateKey } from '../platform/secp256k1fx.js'
 import { SUBNET_EVM_ID } from './version.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
-import { INITIALLY_ACTIVE_TIME, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
+import { INITIALLY_ACTIVE_TIME, lastUpgradeTime, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 import type { DataApiOptions } from '../api/routes/data/config.js'
 import { createMethodRegistry, type AbiEntry, type ContractArtifact, type MethodRegistry } from '../indexer/methods.js'
 
@@ -155,13 +155,16 @@ export class Network {
       clock,
       feeRules: createAcp176FeeRules(),
       upgrades: { shanghaiTime: preset.upgrades.durangoTime, cancunTime: preset.upgrades.etnaTime },
-      // Dated as the local C-chain genesis (avalanchego genesis_local, 2020-12-05), so the first
-      // block, years later, starts with full ACP-176 capacity. Its gas limit and base fee are
-      // ACP-176's (10M, 1 wei) rather than the real genesis' 100M and 225 gwei: the pool checks gas
-      // against the head's limit and calls price against the head's base fee, and a fresh chain
-      // would otherwise take transactions no block can hold and refuse the fees eth_gasPrice suggests.
+      // Dated as the local C-chain genesis (avalanchego genesis_local, 2020-12-05) or, on fuji and
+      // mainnet, at their latest upgrade in force at the start: calls and estimates on a fresh
+      // network's head run the rules of its time (a fuji genesis dated 2020 refused PUSH0 until a
+      // block was mined), and the first block, months or years later, starts with full ACP-176
+      // capacity. Its gas limit and base fee are ACP-176's (10M, 1 wei) rather than the real
+      // genesis' 100M and 225 gwei: the pool checks gas against the head's limit and calls price
+      // against the head's base fee, and a fresh chain would otherwise take transactions no block
+      // can hold and refuse the fees eth_gasPrice suggests.
       genesis: {
-        timestamp: BigInt(Math.min(INITIALLY_ACTIVE_TIME, clock.now())),
+        timestamp: BigInt(Math.max(Math.min(INITIALLY_ACTIVE_TIME, clock.now()), lastUpgradeTime(preset.upgrades, clock.now()) ?? 0)),
         gasLimit: 10_000_000n,
         baseFeePerGas: 1n,
         extraData: '0x00',

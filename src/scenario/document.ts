@@ -1,5 +1,6 @@
 import { isMap, type Node } from 'yaml'
 import type { Hex } from '../core/hex.js'
+import { isValidMnemonic } from '../core/keys.js'
 import {
   anyValue, at, bool, byKind, describe, entries, int, list, object, oneOf, opt, positionOf, record, report, req, scalar, str,
   type At, type Check, type Position,
@@ -255,13 +256,15 @@ function step(node: Node, a: At, index: number): Step | undefined {
 
 const steps: Check<Step[]> = list<Step>((n, where, index) => step(n, where, index!))
 
+const mnemonic = scalar('a BIP-39 mnemonic of English words', (v) => (typeof v === 'string' && isValidMnemonic(v) ? v : undefined))
+
 export const documentShape = object({
   name: opt(str),
   description: opt(str),
   network: opt(object({ preset: opt(oneOf(['local', 'fuji', 'mainnet'])), seed: opt(str), nodes: opt(int(1, 100)), mining: opt(mining) })),
   clock: opt(object({ start: opt(timestamp), mode: opt(oneOf(['manual', 'realtime'])) })),
   node: opt(object({ apiAdminEnabled: opt(bool), healthCheckFrequency: opt(int(1)), bootstrapDelay: opt(int(1)), logLevel: opt(oneOf(['OFF', 'FATAL', 'ERROR', 'WARN', 'INFO', 'TRACE', 'DEBUG', 'VERBO'])) })),
-  accounts: opt(object({ mnemonic: opt(str), count: opt(int(1, 1000)), balance: opt(evmAmount), named: opt(record(anyKey, int(0))) })),
+  accounts: opt(object({ mnemonic: opt(mnemonic), count: opt(int(1, 1000)), balance: opt(evmAmount), named: opt(record(anyKey, int(0))) })),
   primary: opt(object({ validators: opt(list(validatorSpec)), delegators: opt(list(delegatorSpec)) })),
   l1s: opt(list(l1Spec)),
   subnets: opt(list(subnetSpec)),

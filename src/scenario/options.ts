@@ -1,13 +1,14 @@
 import { DEFAULT_MANUAL_START } from '../core/clock.js'
 import type { Hex } from '../core/hex.js'
 import { DEFAULT_MNEMONIC, deriveDevAccounts } from '../core/keys.js'
+import { parseSubnetGenesis, subnetEvmNetworkDefaults } from '../evm/config/genesis.js'
+import { ConfigError } from '../evm/config/errors.js'
 import type { NetworkOptions } from '../network/network.js'
+import { l1GenesisTime, NETWORK_PRESETS, type NetworkPresetName } from '../network/presets.js'
 import { PRECOMPILES, type ChainSpec, type PrecompileConfig, type PrecompileName } from './document.js'
+import type { ScenarioIssue } from './errors.js'
 import type { Scenario } from './parse.js'
 import type { Ref } from './values.js'
-
-/** subnet-EVM's test genesis time (the local network's Durango), when genesis precompiles activate. */
-export const GENESIS_TIMESTAMP = 1607144400
 
 const DEFAULT_FEE_CONFIG = {
   gasLimit: 20_000_000, minBaseFee: 1_000_000_000, targetGas: 100_000_000, baseFeeChangeDenominator: 48,
@@ -39,17 +40,22 @@ function precompileJson(config: PrecompileConfig, name: PrecompileName, blockTim
   return out
 }
 
-/** The subnet-EVM genesis and upgrade.json of a scenario chain; upgrade times count from the clock start. */
-export function chainConfigOf(scenario: Scenario, chain: ChainSpec): { genesis: Record<string, unknown>; upgrade?: Record<string, unknown> } {
+/**
+ * The subnet-EVM genesis and upgrade.json of a scenario chain on a network of `preset`: genesis
+ * precompiles active from the genesis ({@link l1GenesisTime}: the preset's upgrades decide when
+ * warp may be on), upgrade times counted from the clock start.
+ */
+export function chainConfigOf(scenario: Scenario, chain: ChainSpec, preset: NetworkPresetName): { genesis: Record<string, unknown>; upgrade?: Record<string, unknown> } {
+  const start = clockStartOf(scenario)
+  const genesisTime = l1GenesisTime(NETWORK_PRESETS[preset], start)
   const addresses = accountAddresses(scenario)
   const address = (a: Hex | Ref): Hex => (typeof a === 'string' ? a : addresses[accountIndex(scenario, a)]!)
   const feeConfig = chain.feeConfig ? Object.fromEntries(Object.entries(chain.feeConfig).filter(([k]) => k !== '$pos')) : DEFAULT_FEE_CONFIG
   const config: Record<string, unknown> = { chainId: chain.chainId, feeConfig }
-  for (const [name, pc] of chain.precompiles ?? []) config[PRECOMPILES[name]] = precompileJson(pc, name, GENESIS_TIMESTAMP, address)
+  for (const [name, pc] of chain.precompiles ?? []) config[PRECOMPILES[name]] = precompileJson(pc, name, genesisTime, address)
   const alloc = Object.fromEntries((chain.alloc ?? []).map((a) => [address(a.address), { balance: `0x${a.amount.toString(16)}` }]))
-  const genesis = { config, alloc, gasLimit: `0x${(feeConfig.gasLimit as number).toString(16)}`, timestamp: `0x${GENESIS_TIMESTAMP.toString(16)}`, difficulty: '0x0' }
+  const genesis = { config, alloc, gasLimit: `0x${(feeConfig.gasLimit as number).toString(16)}`, timestamp: `0x${genesisTime.toString(16)}`, difficulty: '0x0' }
   if (!chain.upgrades?.length) return { genesis }
-  const start = clockStartOf(scenario)
   const precompileUpgrades = chain.upgrades.flatMap((u) => [
     ...(u.disable ?? []).map((name) => ({ [PRECOMPILES[name]]: { blockTimestamp: start + u.at, disable: true } })),
     ...[...(u.enable ?? [])].map(([name, pc]) => ({ [PRECOMPILES[name]]: precompileJson(pc, name, start + u.at, address) })),
@@ -58,14 +64,42 @@ export function chainConfigOf(scenario: Scenario, chain: ChainSpec): { genesis: 
 }
 
 /**
+ * What subnet-EVM would refuse in the genesis and upgrade.json the scenario's chains make (an L1's
+ * or a subnet chain's: say a precompile's admin also in its enabled list, or upgrades out of
+ * order), with the node's message, positioned at the chain: found with the document's other issues,
+ * before anything runs, rather than when the network is made or the chain created.
+ */
+export function chainConfigIssues(scenario: Scenario): ScenarioIssue[] {
+  const preset = scenario.network?.preset ?? 'local'
+  const networkDefaults = subnetEvmNetworkDefaults(NETWORK_PRESETS[preset].upgrades)
+  const chains = [
+    ...(scenario.l1s ?? []).map((chain, i) => ({ chain, path: `l1s[${i}]` })),
+    ...(scenario.subnets ?? []).flatMap((subnet, i) => subnet.chains.map((chain, j) => ({ chain, path: `subnets[${i}].chains[${j}]` }))),
+  ]
+  const issues: ScenarioIssue[] = []
+  for (const { chain, path } of chains) {
+    const { genesis, upgrade } = chainConfigOf(scenario, chain, preset)
+    try {
+      parseSubnetGenesis(genesis, { networkDefaults, upgradeJson: upgrade })
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error
+      issues.push({ file: scenario.file, ...chain.$pos, path, message: `chain ${chain.name}: ${error.message}` })
+    }
+  }
+  return issues
+}
+
+/**
  * The network options a scenario describes (preset, seed, nodes, accounts, clock, mining, L1s,
  * node settings, data API). Subnets created through the P-chain and the timeline are the
- * runner's part ({@link runScenario}).
+ * runner's part ({@link runScenario}). `preset` is the one the network will run when something
+ * overrides the scenario's (the CLI's `--network`): the L1s' genesis times depend on it.
  */
-export function networkOptionsOf(scenario: Scenario): NetworkOptions {
+export function networkOptionsOf(scenario: Scenario, preset?: NetworkPresetName): NetworkOptions {
   const options: NetworkOptions = { clock: { mode: scenario.clock?.mode ?? 'manual', start: clockStartOf(scenario) } }
   const net = scenario.network
-  if (net?.preset) options.preset = net.preset
+  const presetName = preset ?? net?.preset
+  if (presetName) options.preset = presetName
   if (net?.seed !== undefined) options.seed = net.seed
   if (net?.nodes !== undefined) options.nodes = net.nodes
   if (net?.mining) options.mining = net.mining
@@ -80,7 +114,7 @@ export function networkOptionsOf(scenario: Scenario): NetworkOptions {
   if (scenario.l1s?.length)
     options.l1s = scenario.l1s.map((l1) => ({
       name: l1.name,
-      ...chainConfigOf(scenario, l1),
+      ...chainConfigOf(scenario, l1, presetName ?? 'local'),
       ...(l1.validators ? { validators: l1.validators.map((v) => ({ node: v.node as number, weight: v.weight ?? 100 })) } : {}),
     }))
   if (scenario.dataApi) {

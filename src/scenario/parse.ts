@@ -3,8 +3,10 @@ import { readFile } from 'node:fs/promises'
 import { dirname, resolve as resolvePath } from 'node:path'
 import { LineCounter, parseDocument, type Node } from 'yaml'
 import { artifactFrom, resolveEvent, resolveFunction, type Artifact } from './abi.js'
+import { checkAliases } from './aliases.js'
 import { documentShape, type ScenarioDocument, type Step } from './document.js'
 import { ScenarioValidationError, type ScenarioIssue } from './errors.js'
+import { chainConfigIssues } from './options.js'
 import { positionOf, type Ctx, type Position } from './schema.js'
 import { isRef } from './values.js'
 
@@ -19,17 +21,24 @@ export type Scenario = ScenarioDocument & {
 export function parseScenario(text: string, file: string): Scenario {
   const lines = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
-  const ctx: Ctx = { file, text, lines, doc, issues: [], refs: [], step: -1 }
+  const issues: ScenarioIssue[] = []
   for (const error of doc.errors) {
     const { line, col } = lines.linePos(error.pos[0])
-    ctx.issues.push({ file, line, column: col, path: '', message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') })
+    issues.push({ file, line, column: col, path: '', message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') })
   }
-  if (ctx.issues.length > 0) throw new ScenarioValidationError(ctx.issues)
+  if (issues.length > 0) throw new ScenarioValidationError(issues)
+  // Before anything reads the document with its aliases expanded.
+  const aliases = checkAliases(doc, lines, file)
+  if (aliases.issues.length > 0) throw new ScenarioValidationError(aliases.issues)
+  const ctx: Ctx = { file, text, lines, doc, aliases: aliases.targets, issues: [], refs: [], step: -1 }
   const root = doc.contents as Node | null
   const document = root === null ? documentShape(doc.createNode({}) as Node, { ctx, path: '' }) : documentShape(root, { ctx, path: '' })
   const artifacts = checkReferences(ctx, document)
   if (ctx.issues.length > 0 || !document) throw new ScenarioValidationError(sortIssues(ctx.issues))
-  return { ...document, file, artifacts }
+  const scenario = { ...document, file, artifacts }
+  const chainIssues = chainConfigIssues(scenario)
+  if (chainIssues.length > 0) throw new ScenarioValidationError(chainIssues)
+  return scenario
 }
 
 /** Reads and validates a scenario file. */
@@ -64,15 +73,25 @@ function checkReferences(ctx: Ctx, document: ScenarioDocument | undefined): Map<
   const nodes = obj(raw.network).nodes
   const nodeCount = typeof nodes === 'number' ? nodes : 5
   const chains = new Map<string, string[]>()
+  const chainPaths = new Map<string, string>([['C', 'the C-chain'], ['P', 'the P-chain'], ['X', 'the X-chain']])
   const upgradeNames = (c: Record<string, unknown>) => arr(c.upgrades).flatMap((u) => text(obj(u).name) ?? [])
-  for (const l1 of arr(raw.l1s)) if (text(obj(l1).name)) chains.set(text(obj(l1).name)!, upgradeNames(obj(l1)))
+  // A chain's name is its alias (/ext/bc/<name>/rpc, chain:<name>): one chain each.
+  const defineChain = (c: Record<string, unknown>, keys: (string | number)[], path: string) => {
+    const chainName = text(c.name)
+    if (chainName === undefined) return
+    const taken = chainPaths.get(chainName)
+    if (taken !== undefined) issue(positionOf(ctx, nodeAt([...keys, 'name'])), `${path}.name`, `chain name ${JSON.stringify(chainName)} is already taken by ${taken}`)
+    else chainPaths.set(chainName, path)
+    chains.set(chainName, upgradeNames(c))
+  }
+  arr(raw.l1s).forEach((l1, i) => defineChain(obj(l1), ['l1s', i], `l1s[${i}]`))
   const subnets = new Set<string>()
   const validations = new Map<string, number>()
-  for (const s of arr(raw.subnets).map(obj)) {
+  arr(raw.subnets).map(obj).forEach((s, i) => {
     if (text(s.name)) subnets.add(text(s.name)!)
-    for (const c of arr(s.chains).map(obj)) if (text(c.name)) chains.set(text(c.name)!, upgradeNames(c))
+    arr(s.chains).forEach((c, j) => defineChain(obj(c), ['subnets', i, 'chains', j], `subnets[${i}].chains[${j}]`))
     for (const v of arr(obj(s.convert).validators).map(obj)) if (text(v.name)) validations.set(text(v.name)!, -1)
-  }
+  })
   /** Contracts by name: the deploy step, and its artifact (undefined when it could not be read). */
   const contracts = new Map<string, { step: number; artifact?: Artifact; broken?: boolean }>()
   const stepNames = new Map<string, number>()
@@ -140,7 +159,9 @@ function checkReferences(ctx: Ctx, document: ScenarioDocument | undefined): Map<
 
 function rawDocument(ctx: Ctx): Record<string, unknown> {
   try {
-    const js: unknown = ctx.doc.toJS({ maxAliasCount: 1000 })
+    // Aliases are bounded already (checkAliases); yaml's own count would refuse a document the
+    // checks accepted, and its definitions would silently go missing.
+    const js: unknown = ctx.doc.toJS({ maxAliasCount: -1 })
     return typeof js === 'object' && js !== null && !Array.isArray(js) ? (js as Record<string, unknown>) : {}
   } catch {
     return {}

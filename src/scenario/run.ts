@@ -39,7 +39,7 @@ export async function runScenario(network: Network, scenario: Scenario, options:
 
 /** `createNetwork(networkOptionsOf(s) + overrides)`, {@link runScenario}, then the result is what `network.reset()` returns to. */
 export async function createScenarioNetwork(scenario: Scenario, overrides: Partial<NetworkOptions> = {}): Promise<{ network: Network; run: ScenarioRun }> {
-  const network = await createNetwork({ ...networkOptionsOf(scenario), ...overrides })
+  const network = await createNetwork({ ...networkOptionsOf(scenario, overrides.preset), ...overrides })
   try {
     const run = await runScenario(network, scenario)
     await network.markInitial()
@@ -131,7 +131,7 @@ class Runner {
         const { subnetId } = p.createSubnet()
         this.#ctx.refs.subnets[subnet.name] = subnetId
         for (const chain of subnet.chains) {
-          const { genesis } = chainConfigOf(s, chain)
+          const { genesis } = chainConfigOf(s, chain, this.#network.presetName)
           const { blockchainId } = p.createChain({ subnetId, name: chain.name, vmId: SUBNET_EVM_ID, genesis: JSON.stringify(genesis) })
           await this.#network.startChainFromP(blockchainId)
           this.#ctx.refs.chains[chain.name] = blockchainId

@@ -1,4 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair, type Scalar } from 'yaml'
+import type { AliasTargets } from './aliases.js'
 import type { ScenarioIssue } from './errors.js'
 
 /**
@@ -16,6 +17,8 @@ export type Ctx = {
   text: string
   lines: LineCounter
   doc: Document
+  /** What each alias names, found once ({@link checkAliases}): resolving one is a lookup, not a walk of the document. */
+  aliases: AliasTargets
   issues: ScenarioIssue[]
   refs: RefUse[]
   /** Index of the step being checked (-1 outside the timeline): references must point to earlier definitions. */
@@ -36,7 +39,7 @@ export function report(at: At, node: Node | null | undefined, message: string): 
 }
 
 export function resolve(ctx: Ctx, node: Node | null | undefined): Node | null {
-  if (node && isAlias(node)) return (node.resolve(ctx.doc) as Node | undefined) ?? null
+  if (node && isAlias(node)) return ctx.aliases.get(node) ?? null
   return node ?? null
 }
 

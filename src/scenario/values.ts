@@ -22,17 +22,22 @@ export function parseAmount(text: string, units: Record<string, number>): bigint
   return BigInt(m[1]!.replace(/_/g, '')) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0')
 }
 
-function amountCheck(expected: string, units: Record<string, number>): Check<bigint> {
-  return scalar(expected, (value, text) => {
+/** An amount in `units`, at most `max` (the chain's word for it): more is refused here, at its position, not by the chain later. */
+function amountCheck(expected: string, units: Record<string, number>, max: { value: bigint; text: string }): Check<bigint> {
+  const read = scalar(expected, (value, text) => {
     if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : /^[0-9]+$/.test(text) ? BigInt(text) : undefined
     return typeof value === 'string' ? parseAmount(value, units) : undefined
   })
+  return (node, a) => {
+    const amount = read(node, a)
+    return amount !== undefined && amount > max.value ? report(a, node, `expected at most ${max.text}, got ${describe(a.ctx, node)}`) : amount
+  }
 }
 
-/** An amount of an EVM chain's native token (or a token's smallest units): wei. */
-export const evmAmount = amountCheck('a decimal amount like "1.5 ether" or an integer in wei', EVM_UNITS)
-/** An amount of AVAX on the P- or X-chain: nAVAX. */
-export const primaryAmount = amountCheck('a decimal amount like "25 avax" or an integer in nAVAX', PRIMARY_UNITS)
+/** An amount of an EVM chain's native token (or a token's smallest units): wei, a uint256. */
+export const evmAmount = amountCheck('a decimal amount like "1.5 ether" or an integer in wei', EVM_UNITS, { value: 2n ** 256n - 1n, text: '2^256-1 wei (a uint256)' })
+/** An amount of AVAX on the P- or X-chain: nAVAX, a uint64. */
+export const primaryAmount = amountCheck('a decimal amount like "25 avax" or an integer in nAVAX', PRIMARY_UNITS, { value: 2n ** 64n - 1n, text: '18446744073709551615 nAVAX (a uint64)' })
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { SnapshotFileError } from './errors.js'
 
 /**
@@ -123,14 +123,16 @@ async function writeFully(handle: FileHandle, data: Uint8Array, position: number
 }
 
 /**
- * Writes a snapshot file atomically: a temporary file beside `path` (`<path>.tmp-<random>`) gets
- * the preamble and header, the payload from `write`, then the file length and the checksum, which
- * is computed by reading the written file back through one small buffer. It is synced, then
+ * Writes a snapshot file atomically: a temporary file beside `path` (`<path>.tmp-<pid>-<random>`)
+ * gets the preamble and header, the payload from `write`, then the file length and the checksum,
+ * which is computed by reading the written file back through one small buffer. It is synced, then
  * renamed over the target, so a reader sees the old file or the whole new one. On any failure
- * the temporary file is removed and the target is untouched.
+ * the temporary file is removed and the target is untouched; what a killed save left is removed
+ * by the next save to the same target ({@link removeStaleTemps}).
  */
 export async function writeSnapshotFile(path: string, header: unknown, write: (out: PayloadWriter) => Promise<void>): Promise<{ bytes: number; sha256: string }> {
-  const temp = `${path}.tmp-${randomBytes(6).toString('hex')}`
+  await removeStaleTemps(path)
+  const temp = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8')
   const preamble = Buffer.alloc(PREAMBLE)
   MAGIC.copy(preamble, 0)
@@ -177,6 +179,32 @@ export async function writeSnapshotFile(path: string, header: unknown, write: (o
   const dir = await open(dirname(path), 'r').catch(() => undefined)
   if (dir) await dir.sync().catch(() => undefined).finally(() => dir.close())
   return result
+}
+
+/**
+ * Removes the temporary files an earlier save to `path` left when its process died mid-save (a
+ * `kill -9` runs no cleanup): those whose writer, named by the pid in the file's name, is no
+ * longer running. A running process' file (a save in progress, this process' own included) stays.
+ */
+async function removeStaleTemps(path: string): Promise<void> {
+  const dir = dirname(path)
+  const prefix = `${basename(path)}.tmp-`
+  const names = await readdir(dir).catch(() => [] as string[])
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue
+    const match = /^([1-9][0-9]{0,9})-[0-9a-f]{12}$/.exec(name.slice(prefix.length))
+    if (match && !isRunning(Number(match[1]))) await unlink(join(dir, name)).catch(() => undefined)
+  }
+}
+
+/** Whether a process with this id runs (signal 0 checks without signalling; EPERM: it runs as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { hrpForNetworkId } from '../../src/core/address.js'
 import { EMPTY_ID, idFromString, idToString } from '../../src/core/ids.js'
 import {
   INITIALLY_ACTIVE_TIME,
+  l1GenesisTime,
   NETWORK_PRESETS,
   UNSCHEDULED_ACTIVATION_TIME,
   type NetworkPresetName,
@@ -105,5 +106,17 @@ describe('NETWORK_PRESETS', () => {
     expect(NETWORK_PRESETS.local.upgradeParams.cortinaXChainStopVertexID).toBe(EMPTY_ID)
     expect(NETWORK_PRESETS.mainnet.upgradeParams.graniteEpochDurationNs).toBe(300000000000)
     expect(NETWORK_PRESETS.local.upgradeParams.graniteEpochDurationNs).toBe(30000000000)
+  })
+})
+
+describe('l1GenesisTime', () => {
+  it('is the latest upgrade at the start, never before Durango (warp and managers need it); local keeps InitiallyActiveTime', () => {
+    const start2026 = utc(2026, 1, 1, 0)
+    expect(l1GenesisTime(NETWORK_PRESETS.local, start2026)).toBe(INITIALLY_ACTIVE_TIME)
+    expect(l1GenesisTime(NETWORK_PRESETS.local, utc(2019, 1, 1, 0))).toBe(INITIALLY_ACTIVE_TIME)
+    expect(l1GenesisTime(NETWORK_PRESETS.fuji, start2026)).toBe(NETWORK_PRESETS.fuji.upgrades.graniteTime)
+    expect(l1GenesisTime(NETWORK_PRESETS.mainnet, start2026)).toBe(NETWORK_PRESETS.mainnet.upgrades.graniteTime)
+    expect(l1GenesisTime(NETWORK_PRESETS.mainnet, utc(2025, 1, 1, 0))).toBe(NETWORK_PRESETS.mainnet.upgrades.etnaTime)
+    expect(l1GenesisTime(NETWORK_PRESETS.fuji, utc(2023, 1, 1, 0))).toBe(NETWORK_PRESETS.fuji.upgrades.durangoTime)
   })
 })

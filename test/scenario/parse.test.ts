@@ -101,6 +101,63 @@ describe('parseScenario', () => {
   })
 })
 
+describe('what the network would refuse later is refused here, positioned', () => {
+  it('amounts beyond their chain\'s word, a mnemonic that is not BIP-39, a chain name taken twice, a genesis subnet-EVM refuses', () => {
+    const text = [
+      'accounts: { mnemonic: "test test test", balance: 115792089237316195423570985008687907853269984665640564039457584007913129639936 }',
+      'l1s:',
+      '  - { name: dex, chainId: 99999 }',
+      '  - { name: C, chainId: 99998 }',
+      'subnets:',
+      '  - { name: s, chains: [{ name: dex, chainId: 5 }] }',
+      'steps:',
+      '  - sendAvax: { chain: chain:P, from: acct:0, to: acct:1, amount: 18446744073709551616 }',
+      '',
+    ].join('\n')
+    expect(issuesOf(text).map((i) => `${i.line}:${i.column} ${i.path}: ${i.message}`)).toEqual([
+      '1:23 accounts.mnemonic: expected a BIP-39 mnemonic of English words, got "test test test"',
+      '1:50 accounts.balance: expected at most 2^256-1 wei (a uint256), got 115792089237316195423570985008687907853269984665640564039457584007913129639936',
+      '4:13 l1s[1].name: chain name "C" is already taken by the C-chain',
+      '6:33 subnets[0].chains[0].name: chain name "dex" is already taken by l1s[0]',
+      '8:67 steps[0].sendAvax.amount: expected at most 18446744073709551615 nAVAX (a uint64), got 18446744073709551616',
+    ])
+    const upgrades = ['l1s:', '  - name: dex', '    chainId: 99999', '    upgrades: [{ name: a, at: 2m, disable: [warp] }, { name: b, at: 1m, enable: { warp: {} } }]', '']
+    expect(issuesOf(upgrades.join('\n')).map((i) => `${i.line}:${i.column} ${i.path}: ${i.message}`)).toEqual([
+      '2:5 l1s[0]: chain dex: failed to verify genesis: invalid precompile upgrades: precompile upgrade disable value is invalid: PrecompileUpgrade (warpConfig) at [0], disable should be false',
+    ])
+  })
+})
+
+describe('YAML aliases', () => {
+  it('stand for what they name, checked like a written value', () => {
+    const scenario = parseScenario(
+      ['accounts: { named: { admin: 0 } }', 'l1s:', '  - name: dex', '    chainId: 99999', '    precompiles: { txAllowList: { admins: &admins [acct:admin] }, nativeMinter: { admins: *admins } }', 'steps:', '  - send: &pay { from: acct:admin, to: acct:1, value: 1 ether }', '  - send: *pay', ''].join('\n'),
+      'scenarios/a.yaml',
+    )
+    expect(scenario.steps?.map((s) => s.kind)).toEqual(['send', 'send'])
+    expect(scenario.steps?.[1]?.body).toMatchObject({ value: 10n ** 18n })
+    expect(networkOptionsOf(scenario).l1s?.[0]?.genesis).toMatchObject({ config: { contractNativeMinterConfig: { adminAddresses: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'] } } })
+    const bad = ['steps:', '  - send: &pay { from: acct:0, to: acct:1, value: lots }', '  - send: *pay', ''].join('\n')
+    expect(issuesOf(bad).map((i) => `${i.line}:${i.column} ${i.path}: ${i.message}`)).toEqual([
+      '2:51 steps[0].send.value: expected a decimal amount like "1.5 ether" or an integer in wei, got "lots"',
+      '2:51 steps[1].send.value: expected a decimal amount like "1.5 ether" or an integer in wei, got "lots"',
+    ])
+  })
+
+  it('refuses, at the alias, aliases that would expand past the limit (a "billion laughs") or name a value containing them', () => {
+    // Each level is ten aliases of the one before: 10^5 values here (seconds to read them all), 10^9 with nine.
+    const levels = ['&l0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 5 }, (_, i) => `&l${i + 1} [${Array(10).fill(`*l${i}`).join(', ')}]`)]
+    const bomb = ['steps:', `  - call: { contract: "0x0000000000000000000000000000000000000001", method: "f(uint256)", args: [${levels.join(', ')}] }`, ''].join('\n')
+    const [issue, ...more] = issuesOf(bomb)
+    expect(more).toEqual([])
+    expect(issue).toMatchObject({ line: 2, path: 'steps[0].call.args[4][7]', message: 'alias *l3 takes the document\'s aliases past 100000 expanded values (nested aliases multiply); write the values out or reuse less' })
+    expect(bomb.slice(bomb.indexOf('\n') + 1).slice(issue!.column - 1).startsWith('*l3')).toBe(true)
+    expect(issuesOf(['steps:', '  - call: { contract: "0x0000000000000000000000000000000000000001", method: f, args: &c [1, *c] }', ''].join('\n'))).toEqual([
+      { file: 'scenarios/inline.yaml', line: 2, column: 93, path: 'steps[0].call.args[1]', message: 'alias *c names a value that contains it: it has no end' },
+    ])
+  })
+})
+
 describe('networkOptionsOf', () => {
   it('maps the document to network options, with genesis and upgrade.json from the L1 sections', () => {
     const scenario = parseScenario(

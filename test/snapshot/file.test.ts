@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { deserialize, serialize } from 'node:v8'
@@ -260,6 +261,29 @@ describe('writing', () => {
     const loaded = await loadNetwork(path)
     expect(loaded.cChain.head.hash).toBe(network.cChain.head.hash)
     await loaded.close()
+  })
+
+  it('removes the temporary file a killed save to the same target left, never one a running process is writing', async () => {
+    const dir = `${tmp.dir}/killed`
+    mkdirSync(dir)
+    // `kill -9` mid-save: the process is gone and no cleanup ran. A process that ran and exited stands for it.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!
+    const running = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)'], { stdio: 'ignore' })
+    try {
+      const left = {
+        killed: `net.l1sim.tmp-${dead}-0123456789ab`,
+        running: `net.l1sim.tmp-${running.pid}-0123456789ab`,
+        ours: `net.l1sim.tmp-${process.pid}-0123456789ab`, // a save of this process in progress
+        otherTarget: `other.l1sim.tmp-${dead}-0123456789ab`,
+        notOurs: `net.l1sim.tmp-notes`,
+      }
+      for (const name of Object.values(left)) writeFileSync(`${dir}/${name}`, 'partial')
+      await network.save(`${dir}/net.l1sim`)
+      const { killed: _removed, ...kept } = left
+      expect(readdirSync(dir).sort()).toEqual(['net.l1sim', ...Object.values(kept)].sort())
+    } finally {
+      running.kill('SIGKILL')
+    }
   })
 
   it('Network.save writes the same snapshot as saveNetwork', async () => {
