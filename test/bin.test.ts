@@ -10,6 +10,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { vmIdFromName } from '../src/core/ids.js'
+import { portWithNextNodeTaken } from './helpers/ports.js'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const dist = join(root, 'dist')
@@ -140,5 +141,16 @@ describe('the l1sim bin (dist/l1sim.mjs)', () => {
     // The cache was read and accepted: a refused one would have been written again.
     expect(cacheFiles()).toEqual([cache])
     expect(statSync(join(dist, cache!)).mtimeMs).toBe(cached)
+  })
+
+  it('names the port that is taken when it is a later node\'s', async () => {
+    const { port, blocker } = await portWithNextNodeTaken()
+    try {
+      const bin = spawnBin(['start', '--port', String(port), '--no-scenario', '--nodes', '2'])
+      expect(await bin.exited).toBe(1)
+      expect(bin.stderr).toBe(`l1sim: port ${port + 2} on 127.0.0.1 is already in use\n`)
+    } finally {
+      blocker.close()
+    }
   })
 })
