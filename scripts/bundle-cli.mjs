@@ -48,6 +48,21 @@ const lazyFastifyHttp2 = {
   },
 }
 
+/**
+ * The bundle cannot run `import()` (see src/core/importModule.ts): its lazy loads go through the
+ * launcher's, which the launcher passes in as `__l1simImport`. Required as a plain CommonJS module
+ * (no launcher), the bundle's own `import()` works and is used.
+ */
+const launcherImport = {
+  name: 'launcher-import',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]core[\\/]importModule\.js$/ }, () => ({
+      contents: "export const importModule = (specifier) => (typeof __l1simImport === 'function' ? __l1simImport(specifier) : import(specifier))\n",
+      loader: 'js',
+    }))
+  },
+}
+
 await build({
   entryPoints: ['dist/cli.js'],
   outfile: 'dist/l1sim.bundle.cjs',
@@ -69,11 +84,19 @@ await build({
       "const __l1simImportMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
     ].join('\n'),
   },
-  plugins: [exposeInterpreter, lazyFastifyHttp2],
+  plugins: [exposeInterpreter, lazyFastifyHttp2, launcherImport],
   logLevel: 'warning',
 })
+// An `import()` left in the bundle fails in the bin (see launcherImport): every one must be the
+// launcher's. JSDoc types (`{import('x').T}`) and methods named import (`w.x.import(...)`, and
+// their definitions) are not calls.
+const bundled = await readFile('dist/l1sim.bundle.cjs', 'utf8')
+const stray = bundled
+  .split('\n')
+  .filter((line) => /(?<![.\w${])import\(/.test(line) && !/^\s*import\([\w\s,]*\)\s*\{/.test(line) && !line.includes('__l1simImport(specifier) : import(specifier)'))
+if (stray.length > 0) throw new Error(`dist/l1sim.bundle.cjs calls import() outside src/core/importModule.ts, which fails in the bin:\n${stray.join('\n')}`)
 // The launcher keys its code cache by the bundle's hash, computed here once rather than at every start.
-const bundleHash = createHash('sha256').update(await readFile('dist/l1sim.bundle.cjs', 'utf8')).digest('hex')
+const bundleHash = createHash('sha256').update(bundled).digest('hex')
 const launcher = await readFile('scripts/launcher.mjs', 'utf8')
 if (!launcher.includes("'@@BUNDLE_SHA256@@'")) throw new Error('scripts/launcher.mjs lost its @@BUNDLE_SHA256@@ placeholder')
 await writeFile('dist/l1sim.mjs', launcher.replace("'@@BUNDLE_SHA256@@'", `'${bundleHash}'`))

@@ -8,7 +8,11 @@
 // It runs the bundle (dist/l1sim.bundle.cjs) through a V8 code cache: compiling the 4 MB bundle,
 // and then the functions a start calls, is about a sixth of a cold start, and node 20 has no
 // compile cache for modules (module.enableCompileCache is node 22), so the bundle is a script
-// compiled with vm.Script's `cachedData`. The cache is an optimisation only:
+// compiled with vm.Script's `cachedData`. A script compiled from a cache has lost, on node 20, what
+// tells node how to load its `import()` (vm.Script's `importModuleDynamically` is dropped with the
+// host-defined options V8 does not restore from a cache): the bundle's lazy loads (node:inspector,
+// VM plugins; src/core/importModule.ts) call this module's `import()` instead, passed in as
+// `__l1simImport`. The cache is an optimisation only:
 // - it is kept next to the bundle under a name holding the bundle's sha256 (computed at build
 //   time) and the node version, so a rebuilt bundle or another node never reads a stale one (V8 itself only checks the
 //   source's length and its flags, and refuses a mismatch by `cachedDataRejected`);
@@ -28,49 +32,29 @@ const BUNDLE_SHA256 = '@@BUNDLE_SHA256@@'
 
 const dir = dirname(fileURLToPath(import.meta.url))
 const bundle = join(dir, 'l1sim.bundle.cjs')
-// Node before 20.12 cannot resolve a vm.Script's dynamic import() (VM plugins, node:inspector)
-// without a flag: there the bundle is required as the CommonJS module it is, without a cache.
-const importModuleDynamically = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER
-
-if (importModuleDynamically === undefined) await createRequire(import.meta.url)(bundle).main()
-else await runCached()
-
-async function runCached() {
-  const source = readFileSync(bundle, 'utf8')
-  const key = createHash('sha256').update(BUNDLE_SHA256).update(process.version).update(process.arch).digest('hex').slice(0, 16)
-  const cacheName = `${basename(bundle)}.${key}.v8cache`
-  const cacheFile = join(dir, cacheName)
-  let cachedData
-  try {
-    cachedData = readFileSync(cacheFile)
-  } catch {
-    // No cache yet (or unreadable): compile from source.
-  }
-  // The CommonJS wrapper on the bundle's first line keeps its line numbers in stack traces.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: bundle,
-    cachedData,
-    importModuleDynamically,
-  })
-  // Node 20 marks that loader experimental and warns on the first dynamic import; the bin is not
-  // experimenting, so that one warning, and only it, is not printed.
-  const emitWarning = process.emitWarning
-  process.emitWarning = function (warning, ...rest) {
-    if (String(warning?.message ?? warning).startsWith('vm.USE_MAIN_CONTEXT_DEFAULT_LOADER')) return
-    return emitWarning.call(this, warning, ...rest)
-  }
-  const module = { exports: {} }
-  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir)
-  await module.exports.main(() => {
-    if (cachedData !== undefined && !script.cachedDataRejected) return
-    try {
-      const temporary = `${cacheFile}.${process.pid}.tmp`
-      writeFileSync(temporary, script.createCachedData())
-      renameSync(temporary, cacheFile)
-      // Caches of earlier bundles (or node versions) are dead weight.
-      for (const name of readdirSync(dir)) if (name.startsWith(`${basename(bundle)}.`) && name.endsWith('.v8cache') && name !== cacheName) unlinkSync(join(dir, name))
-    } catch {
-      // A read-only install: every start compiles, as without a cache.
-    }
-  })
+const source = readFileSync(bundle, 'utf8')
+const key = createHash('sha256').update(BUNDLE_SHA256).update(process.version).update(process.arch).digest('hex').slice(0, 16)
+const cacheName = `${basename(bundle)}.${key}.v8cache`
+const cacheFile = join(dir, cacheName)
+let cachedData
+try {
+  cachedData = readFileSync(cacheFile)
+} catch {
+  // No cache yet (or unreadable): compile from source.
 }
+// The CommonJS wrapper on the bundle's first line keeps its line numbers in stack traces.
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __l1simImport) {${source}\n})`, { filename: bundle, cachedData })
+const module = { exports: {} }
+script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir, (specifier) => import(specifier))
+await module.exports.main(() => {
+  if (cachedData !== undefined && !script.cachedDataRejected) return
+  try {
+    const temporary = `${cacheFile}.${process.pid}.tmp`
+    writeFileSync(temporary, script.createCachedData())
+    renameSync(temporary, cacheFile)
+    // Caches of earlier bundles (or node versions) are dead weight.
+    for (const name of readdirSync(dir)) if (name.startsWith(`${basename(bundle)}.`) && name.endsWith('.v8cache') && name !== cacheName) unlinkSync(join(dir, name))
+  } catch {
+    // A read-only install: every start compiles, as without a cache.
+  }
+})

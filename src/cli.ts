@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url'
 import { DEFAULT_HOST, DEFAULT_PORT } from './api/server.js'
 import { BaseError, InvalidArgumentError } from './core/errors.js'
 import { startDevnet, type Devnet, type DevnetOptions } from './index.js'
+import { L1ConfigError } from './network/l1.js'
 import { ScenarioValidationError } from './scenario/index.js'
+import { checkSnapshotTarget, SnapshotFileError } from './snapshot/index.js'
 import { banner } from './cli/banner.js'
 import { parseCommandLine, type CommandLine } from './cli/commandLine.js'
 import { createProgressReporter, type ProgressOutput } from './cli/progress.js'
@@ -68,7 +70,8 @@ Options for start:
   --snapshot <file>     continue from a snapshot file (not with --scenario); the file fixes
                         the network, so --network, --nodes, --mnemonic, --accounts, --balance,
                         --block-time and --l1 do not apply
-  --save-on-exit <file> save the network to <file> when the server stops (SIGINT, SIGTERM)
+  --save-on-exit <file> save the network to <file> when the server stops (SIGINT, SIGTERM);
+                        its directory must exist and be writable
   --port <port>         HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)
   --host <host>         address to bind (default ${DEFAULT_HOST})
   --network <name>      local, fuji or mainnet ids and rules (default local)
@@ -151,11 +154,27 @@ async function start(line: Extract<CommandLine, { kind: 'command' }>, io: CliIO,
     ...(line.snapshot === undefined ? {} : { snapshot: line.snapshot }),
     ...(progress === undefined ? {} : { onScenarioProgress: (p) => progress.report(p) }),
   }
+  if (line.saveOnExit !== undefined) {
+    try {
+      await checkSnapshotTarget(line.saveOnExit)
+    } catch (error) {
+      if (!(error instanceof SnapshotFileError)) throw error
+      return usageFailure(stderr, `--save-on-exit: ${error.shortMessage}`)
+    }
+  }
   let devnet: Devnet
   try {
     devnet = await startDevnet(options)
   } catch (error) {
     progress?.done()
+    // Not a usage error: the command line was fine, the L1's files are not. Named by the files
+    // they came from (--l1) or by the scenario that describes them.
+    if (error instanceof L1ConfigError) {
+      const files = line.l1Files[error.l1]
+      const where = files !== undefined ? `L1 ${error.l1} (${files.join(', ')})` : scenario !== undefined ? `${scenario}: L1 ${error.l1}` : `L1 ${error.l1}`
+      stderr.write(`l1sim: ${where}: ${error.reason}\n`)
+      return { exitCode: 1 }
+    }
     if (error instanceof InvalidArgumentError) return usageFailure(stderr, error)
     if (error instanceof ScenarioValidationError) {
       stderr.write(`${error.shortMessage}\n`)
@@ -166,10 +185,11 @@ async function start(line: Extract<CommandLine, { kind: 'command' }>, io: CliIO,
       stderr.write(`l1sim: cannot read ${unreadable.path}: ${unreadable.code}\n`)
       return { exitCode: 2 }
     }
-    const code = (error as { code?: string }).code
+    // Node i listens on port + 2i: the error says which port was taken (node 0's or a later one's, or the data API's).
+    const { code, port, address } = error as { code?: string; port?: number; address?: string }
     const message =
       code === 'EADDRINUSE'
-        ? `port ${options.port} on ${options.host} is already in use`
+        ? `port ${port ?? options.port} on ${address ?? options.host} is already in use`
         : error instanceof Error
           ? error.message
           : String(error)

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_SCENARIO, runCli, USAGE, type CliResult } from '../src/cli.js'
 import { createProgressReporter, formatProgress } from '../src/cli/progress.js'
+import { portWithNextNodeTaken } from './helpers/ports.js'
 import { createEIP1193Provider, createNetwork, loadNetwork, startDevnet } from '../src/index.js'
 
 function capture(isTTY = false) {
@@ -240,6 +241,54 @@ describe('l1sim start', () => {
       await taken.close()
     }
   })
+
+  it('names the port that is taken when it is a later node\'s (node i listens on port + 2i)', async () => {
+    const { port, blocker } = await portWithNextNodeTaken()
+    try {
+      const result = await run('start', '--port', String(port), '--no-scenario', '--nodes', '2')
+      expect(result).toMatchObject({ exitCode: 1, stdout: '', stderr: `l1sim: port ${port + 2} on 127.0.0.1 is already in use\n` })
+      expect(result.devnet).toBeUndefined()
+    } finally {
+      blocker.close()
+    }
+  })
+
+  it('names the L1 and its files when subnet-EVM refuses its genesis or upgrade.json, with exit code 1', async () => {
+    const dir = tmpDir('l1-refused')
+    const fixtures = fileURLToPath(new URL('./fixtures/l1/', import.meta.url))
+    const genesis = JSON.parse(readFileSync(`${fixtures}genesis.json`, 'utf8')) as Record<string, unknown>
+    const badGenesis = join(dir, 'gas.json')
+    writeFileSync(badGenesis, JSON.stringify({ ...genesis, gasLimit: '0xE4E1C0' }))
+    const badUpgrade = join(dir, 'upgrade.json')
+    writeFileSync(badUpgrade, JSON.stringify({ precompileUpgrades: [{}] }))
+    const notJson = join(dir, 'text.json')
+    writeFileSync(notJson, 'genesis: yes\n')
+    for (const [flag, message] of [
+      [`dex=${badGenesis}`, `L1 dex (${badGenesis}): failed to verify genesis: gas limit in fee config (20000000) does not match gas limit in header (15000000)`],
+      [`dex=${fixtures}genesis.json,${badUpgrade}`, `L1 dex (${fixtures}genesis.json, ${badUpgrade}): failed to parse upgrade bytes: PrecompileUpgrade cannot be empty`],
+      [`dex=${notJson}`, `L1 dex (${notJson}): genesis is not valid JSON: `],
+    ] as const) {
+      const refused = await run('start', '--port', '0', '--no-scenario', '--nodes', '1', '--l1', flag)
+      expect(refused.exitCode).toBe(1)
+      expect(refused.stdout).toBe('')
+      expect(refused.stderr.startsWith(`l1sim: ${message}`)).toBe(true)
+      expect(refused.stderr).not.toContain('--help')
+      expect(refused.devnet).toBeUndefined()
+    }
+  })
+
+  it('names the scenario and the L1 when subnet-EVM refuses the L1 it describes, with exit code 1', async () => {
+    const dir = tmpDir('scenario-l1-refused')
+    const file = join(dir, 'fees.yaml')
+    const feeConfig = '{ gasLimit: 20000000, minBaseFee: 1000000000, targetGas: 100000000, baseFeeChangeDenominator: 48, minBlockGasCost: 20000000, maxBlockGasCost: 10000000, targetBlockRate: 2, blockGasCostStep: 500000 }'
+    writeFileSync(file, ['name: fees', 'l1s:', '  - name: dex', '    chainId: 99999', `    feeConfig: ${feeConfig}`, 'steps: []', ''].join('\n'))
+    const refused = await run('start', '--port', '0', '--scenario', file, '--nodes', '1')
+    expect(refused).toMatchObject({
+      exitCode: 1,
+      stdout: '',
+      stderr: `l1sim: ${file}: L1 dex: failed to verify genesis: invalid fee config: minBlockGasCost cannot be greater than maxBlockGasCost: minBlockGasCost = 20000000, maxBlockGasCost = 10000000\n`,
+    })
+  })
 })
 
 describe('l1sim start with scenarios and snapshots', () => {
@@ -382,13 +431,36 @@ describe('l1sim start with scenarios and snapshots', () => {
 
   it('reports a save on exit that fails with exit code 1, and still closes', async () => {
     const dir = tmpDir('save-fails')
+    const gone = join(dir, 'gone')
+    mkdirSync(gone)
     const signals = new EventEmitter()
     const stderr = capture()
-    const result = await runCli(['start', '--port', '0', '--no-scenario', '--nodes', '1', '--save-on-exit', join(dir, 'no-such-dir', 'x.l1sim')], { stdout: capture(), stderr, signals })
+    const result = await runCli(['start', '--port', '0', '--no-scenario', '--nodes', '1', '--save-on-exit', join(gone, 'x.l1sim')], { stdout: capture(), stderr, signals })
+    expect(result.exitCode).toBe(0)
+    // Writable at the start, gone by the end.
+    rmSync(gone, { recursive: true })
     signals.emit('SIGINT')
     expect(await result.closed).toBe(1)
-    expect(stderr.text).toMatch(/^l1sim: cannot save the network to .+no-such-dir.+x\.l1sim: /)
+    expect(stderr.text).toMatch(/^l1sim: cannot save the network to .+gone.+x\.l1sim: .*no such file or directory\n$/)
     expect(result.devnet!.server.server.listening).toBe(false)
+  })
+
+  it('refuses a --save-on-exit path the save could not write, before starting', async () => {
+    const dir = tmpDir('save-refused')
+    const file = join(dir, 'file')
+    writeFileSync(file, 'not a directory\n')
+    const hint = 'Run "l1sim --help" for usage.\n'
+    for (const [target, problem] of [
+      [join(dir, 'no-such-dir', 'x.l1sim'), `${join(dir, 'no-such-dir')}: no such file or directory`],
+      [join(file, 'x.l1sim'), `${file} is not a directory`],
+      [dir, 'it is a directory'],
+    ] as const) {
+      const refused = await run('start', '--port', '0', '--no-scenario', '--nodes', '1', '--save-on-exit', target)
+      expect(refused).toMatchObject({ exitCode: 2, stdout: '', stderr: `l1sim: --save-on-exit: snapshot ${target}: cannot be written: ${problem}\n${hint}` })
+      expect(refused.devnet).toBeUndefined()
+    }
+    // Nothing was left behind by the check.
+    expect(readdirSync(dir)).toEqual(['file'])
   })
 
   it('refuses a file that is not a snapshot, before starting', async () => {

@@ -89,6 +89,8 @@ export type CommandLine =
       snapshot?: string
       saveOnExit?: string
       url?: string
+      /** The files each `--l1` was read from, by L1 name (genesis, then upgrade), to name them in errors. */
+      l1Files: Record<string, string[]>
     }
 
 export function parseCommandLine(argv: string[]): CommandLine {
@@ -144,6 +146,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
     ...(values.snapshot === undefined ? {} : { snapshot: values.snapshot }),
     ...(values['save-on-exit'] === undefined ? {} : { saveOnExit: values['save-on-exit'] }),
     ...(values.url === undefined ? {} : { url: values.url }),
+    l1Files: Object.fromEntries((values.l1 ?? []).map(l1Flag).map(({ name, files }) => [name, files.filter((file) => file !== undefined)])),
   }
 }
 
@@ -222,18 +225,24 @@ function goDurationSeconds(flag: string, text: string): number {
   return seconds
 }
 
-/** `--l1 name=genesis.json[,upgrade.json]`: the files are read now, so a typo fails before the start. */
-function l1Option(text: string): L1Options {
+/** `--l1 name=genesis.json[,upgrade.json]`: the L1's name and its files. */
+function l1Flag(text: string): { name: string; files: [genesis: string, upgrade?: string] } {
   const match = /^([^=]+)=([^,]+)(?:,(.+))?$/.exec(text)
   if (!match) throw new UsageError(`--l1 must be <name>=<genesis file>[,<upgrade file>], got "${text}"`)
+  return { name: match[1]!, files: match[3] ? [match[2]!, match[3]] : [match[2]!] }
+}
+
+/** An `--l1`'s options: the files are read now, so a typo fails before the start. */
+function l1Option(text: string): L1Options {
+  const { name, files: [genesis, upgrade] } = l1Flag(text)
   const read = (path: string) => {
     try {
       return readFileSync(path, 'utf8')
     } catch (error) {
-      throw new UsageError(`--l1 ${match[1]}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+      throw new UsageError(`--l1 ${name}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
     }
   }
-  return { name: match[1]!, genesis: read(match[2]!), ...(match[3] ? { upgrade: read(match[3]) } : {}) }
+  return { name, genesis: read(genesis), ...(upgrade === undefined ? {} : { upgrade: read(upgrade) }) }
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {

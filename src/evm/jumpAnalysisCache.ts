@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { importModule } from '../core/importModule.js'
 
 /** The @ethereumjs/evm release whose interpreter internals this was written against. */
 const PATCHED_VERSION = '10.1.3'
@@ -28,7 +29,7 @@ export async function installJumpAnalysisCache(): Promise<boolean> {
     // The bundled CLI (scripts/bundle-cli.mjs) publishes its copy of the class; otherwise the
     // module is loaded by path, the same instance the EVM imports.
     const bundled = (globalThis as Record<symbol, unknown>)[Symbol.for('l1sim.ethereumjs.Interpreter')] as { prototype: InterpreterProto } | undefined
-    const mod = bundled ? { Interpreter: bundled } : ((await import(new URL('./interpreter.js', entry).href)) as { Interpreter?: { prototype: InterpreterProto } })
+    const mod = bundled ? { Interpreter: bundled } : await importModule<{ Interpreter?: { prototype: InterpreterProto } }>(new URL('./interpreter.js', entry).href)
     const proto = mod.Interpreter?.prototype
     if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
     if (proto.__l1simJumpCache) return true

@@ -5,6 +5,7 @@ import type { SeededRandom } from '../core/random.js'
 import type { Clock } from '../core/clock.js'
 import type { MutexWaitObserver } from '../core/mutex.js'
 import { createEvmChain, type EvmChain, type MiningMode } from '../evm/chain.js'
+import { ConfigError } from '../evm/config/errors.js'
 import { parseSubnetGenesis, subnetEvmNetworkDefaults, type SubnetChainConfig } from '../evm/config/genesis.js'
 import { L1Rules, type WarpEnvironment } from '../evm/l1.js'
 import type { NetworkPreset } from './presets.js'
@@ -41,6 +42,25 @@ export type L1 = {
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
 
+/**
+ * An L1's genesis or upgrade.json its chain cannot start from: not JSON, or refused as subnet-EVM
+ * refuses it. The message names the L1 before the node's own (`L1 dex: failed to verify genesis:
+ * …`); `l1` and `reason` keep them apart, so the CLI can name the files it read them from.
+ */
+export class L1ConfigError extends InvalidArgumentError {
+  override name = 'L1ConfigError'
+  /** The L1's name. */
+  readonly l1: string
+  /** What is wrong, as the node says it. */
+  readonly reason: string
+
+  constructor(l1: string, reason: string, options: { cause?: unknown } = {}) {
+    super(`L1 ${l1}: ${reason}`, options)
+    this.l1 = l1
+    this.reason = reason
+  }
+}
+
 export type CreateL1Context = {
   preset: NetworkPreset
   clock: Clock
@@ -67,17 +87,23 @@ export async function createL1(options: L1Options, ctx: CreateL1Context): Promis
     try {
       return JSON.parse(value) as unknown
     } catch (error) {
-      throw new InvalidArgumentError(`L1 ${options.name}: ${what} is not valid JSON: ${(error as Error).message}`)
+      throw new L1ConfigError(options.name, `${what} is not valid JSON: ${(error as Error).message}`, { cause: error })
     }
   }
-  const config = parseSubnetGenesis(parse(options.genesis, 'genesis'), {
-    networkDefaults: subnetEvmNetworkDefaults({
-      durangoTime: ctx.preset.upgrades.durangoTime,
-      etnaTime: ctx.preset.upgrades.etnaTime,
-      graniteTime: ctx.preset.upgrades.graniteTime,
-    }),
-    upgradeJson: options.upgrade === undefined ? undefined : parse(options.upgrade, 'upgrade'),
-  })
+  let config: SubnetChainConfig
+  try {
+    config = parseSubnetGenesis(parse(options.genesis, 'genesis'), {
+      networkDefaults: subnetEvmNetworkDefaults({
+        durangoTime: ctx.preset.upgrades.durangoTime,
+        etnaTime: ctx.preset.upgrades.etnaTime,
+        graniteTime: ctx.preset.upgrades.graniteTime,
+      }),
+      upgradeJson: options.upgrade === undefined ? undefined : parse(options.upgrade, 'upgrade'),
+    })
+  } catch (error) {
+    if (error instanceof ConfigError) throw new L1ConfigError(options.name, error.shortMessage, { cause: error })
+    throw error
+  }
   const subnetIdBytes = options.ids ? idFromString(options.ids.subnetId) : ctx.random.derive(`l1/${options.name}/subnet`)
   const blockchainIdBytes = options.ids ? idFromString(options.ids.blockchainId) : ctx.random.derive(`l1/${options.name}/chain`)
   const subnetId = idToString(subnetIdBytes)

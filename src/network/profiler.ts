@@ -3,6 +3,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Session } from 'node:inspector/promises'
 import { InvalidStateError } from '../core/errors.js'
+import { importModule } from '../core/importModule.js'
 import { createMutex, type MutexWaitObserver } from '../core/mutex.js'
 
 /**
@@ -175,8 +176,8 @@ export class Profiler {
   private async connect(): Promise<Session> {
     if (!this.session) {
       // Loaded on first use: a Node built without the inspector still runs everything else.
-      const { Session } = await import('node:inspector/promises')
-      const session = new Session()
+      const inspector = await importModule<typeof import('node:inspector/promises')>('node:inspector/promises')
+      const session = new inspector.Session()
       session.connect()
       this.session = session
     }

@@ -3,6 +3,7 @@ import { extname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BaseError, InvalidStateError } from '../core/errors.js'
 import { idFromString, vmIdFromName } from '../core/ids.js'
+import { importModule } from '../core/importModule.js'
 import { Aliaser } from './aliases.js'
 import { goQuote } from './logging.js'
 
@@ -169,7 +170,7 @@ export class VmRegistry {
   /** Imports a plugin; the URL carries the file's mtime and size, so an edited file is read again. */
   private async importPlugin(path: string): Promise<VmPlugin> {
     const { mtimeMs, size } = await stat(path)
-    const module = (await import(`${pathToFileURL(path).href}?v=${mtimeMs}-${size}`)) as Record<string, unknown>
+    const module = await importModule(`${pathToFileURL(path).href}?v=${mtimeMs}-${size}`)
     const plugin = (module.default ?? module) as Partial<VmPlugin> | null
     const aliases = plugin?.aliases
     if (

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { access, constants, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import { SnapshotFileError } from './errors.js'
 
 /**
@@ -261,4 +261,24 @@ function describeFsError(error: unknown): string {
     ENOSPC: 'no space left on the device',
   }
   return (e.code && reasons[e.code]) ?? e.message
+}
+
+/**
+ * Refuses a `path` that {@link writeSnapshotFile} could not write, without writing anything: it
+ * creates a temporary file in the target's directory and renames it over the target, so that
+ * directory must exist and be writable, and the target must not be a directory (an existing
+ * read-only file is replaced all the same). For a save that comes much later (`--save-on-exit`),
+ * so a path that cannot work is refused at the start rather than losing the state at the end.
+ */
+export async function checkSnapshotTarget(path: string): Promise<void> {
+  const dir = dirname(resolve(path))
+  const refuse = (problem: string, cause?: unknown) => new SnapshotFileError(path, `cannot be written: ${problem}`, { cause })
+  const dirStat = await stat(dir).catch((error: unknown) => {
+    throw refuse(`${dir}: ${describeFsError(error)}`, error)
+  })
+  if (!dirStat.isDirectory()) throw refuse(`${dir} is not a directory`)
+  await access(dir, constants.W_OK | constants.X_OK).catch((error: unknown) => {
+    throw refuse(`${dir}: ${describeFsError(error)}`, error)
+  })
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw refuse('it is a directory')
 }

@@ -18,6 +18,7 @@ export type { StateHistory } from './state.js'
 
 export { SnapshotFileError } from './errors.js'
 export { FORMAT_VERSION } from './format.js'
+export { checkSnapshotTarget } from './format.js'
 
 /**
  * Settings of a loaded network that are not state: how it runs. The clock's mode (its time is

@@ -1,0 +1,156 @@
+/**
+ * The installed `l1sim` bin, `dist/l1sim.mjs`: the launcher (scripts/launcher.mjs) running the CLI
+ * bundle through its V8 code cache, spawned as a user runs it and driven over HTTP. `npm ci` builds
+ * dist (`prepare`); after changing src or scripts, `npm run build` first: these tests refuse a
+ * missing or older dist rather than test other code than the sources'.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { vmIdFromName } from '../src/core/ids.js'
+import { portWithNextNodeTaken } from './helpers/ports.js'
+
+const root = fileURLToPath(new URL('../', import.meta.url))
+const dist = join(root, 'dist')
+const BIN = join(dist, 'l1sim.mjs')
+const BUNDLE = join(dist, 'l1sim.bundle.cjs')
+const CACHE = /^l1sim\.bundle\.cjs\.[0-9a-f]{16}\.v8cache$/
+
+/** Refuses to run against a dist that is missing or older than a source it is built from. */
+function assertBuilt(): void {
+  if (!existsSync(BIN) || !existsSync(BUNDLE)) throw new Error('dist/l1sim.mjs is missing: run `npm run build` (npm ci runs it) before the bin tests')
+  const built = Math.min(statSync(BIN).mtimeMs, statSync(BUNDLE).mtimeMs)
+  const sources = [
+    ...readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).map((file) => join(root, 'src', file)),
+    join(root, 'scripts/launcher.mjs'),
+    join(root, 'scripts/bundle-cli.mjs'),
+  ]
+  const newer = sources.find((file) => statSync(file).mtimeMs > built)
+  if (newer !== undefined) throw new Error(`dist/ is older than ${relative(root, newer)}: run \`npm run build\` before the bin tests`)
+}
+
+/** A fresh directory under test/.tmp/ (gitignored), removed after each test. */
+const tmpDirs: string[] = []
+function tmpDir(label: string): string {
+  const dir = join(root, 'test/.tmp')
+  mkdirSync(dir, { recursive: true })
+  const made = mkdtempSync(join(dir, `bin-${label}-`))
+  tmpDirs.push(made)
+  return made
+}
+
+type Bin = { child: ChildProcess; stdout: string; stderr: string; exited: Promise<number | null> }
+const running: Bin[] = []
+
+/** Runs the bin with `args`; collects its output. */
+function spawnBin(args: string[]): Bin {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+  const bin: Bin = {
+    child,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+  }
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (bin.stdout += chunk))
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (bin.stderr += chunk))
+  running.push(bin)
+  return bin
+}
+
+/** `l1sim start …` until its `l1sim ready at <url>` line (the test's timeout bounds the wait). */
+async function startBin(args: string[]): Promise<Bin & { url: string }> {
+  const bin = spawnBin(['start', '--port', '0', '--no-scenario', '--nodes', '1', ...args])
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = () => {
+      const ready = /^l1sim ready at (http:\/\/\S+)$/m.exec(bin.stdout)
+      if (ready) resolve(ready[1]!)
+    }
+    bin.child.stdout!.on('data', onData)
+    void bin.exited.then((code) => reject(new Error(`l1sim exited with ${code} before it was ready:\n${bin.stdout}${bin.stderr}`)))
+  })
+  return { ...bin, url }
+}
+
+/** SIGTERM, then its exit code. */
+async function stop(bin: Bin): Promise<number | null> {
+  bin.child.kill('SIGTERM')
+  return bin.exited
+}
+
+afterEach(async () => {
+  for (const bin of running.splice(0)) {
+    if (bin.child.exitCode === null && bin.child.signalCode === null) bin.child.kill('SIGKILL')
+    await bin.exited
+  }
+  for (const dir of tmpDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+async function post(url: string, body: unknown): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  return res.json()
+}
+
+const admin = (url: string, method: string) => post(`${url}/ext/admin`, { jsonrpc: '2.0', id: 1, method: `admin.${method}`, params: {} })
+
+const cacheFiles = () => readdirSync(dist).filter((name) => CACHE.test(name))
+
+describe('the l1sim bin (dist/l1sim.mjs)', () => {
+  beforeAll(assertBuilt)
+
+  it('starts, answers over HTTP, stops on SIGTERM, and keeps one code cache beside its bundle', async () => {
+    const bin = await startBin([])
+    expect(await post(`${bin.url}/ext/bc/C/rpc`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })).toEqual({ jsonrpc: '2.0', id: 1, result: '0xa868' })
+    expect(await stop(bin)).toBe(0)
+    expect(bin.stderr).toBe('')
+    // Written once the first start is serving (when there was none), read by every later start.
+    expect(cacheFiles()).toHaveLength(1)
+  })
+
+  it('from its code cache: the profilers write their files and admin.loadVMs imports a plugin', async () => {
+    const [cache] = cacheFiles()
+    expect(cache, 'the previous test leaves a code cache').toBeDefined()
+    const cached = statSync(join(dist, cache!)).mtimeMs
+    const dataDir = tmpDir('lazy')
+    const plugins = join(dataDir, 'node-0', 'plugins')
+    mkdirSync(plugins, { recursive: true })
+    writeFileSync(join(plugins, 'good.mjs'), "export default { id: 'testvm', aliases: ['test-vm'] }\n")
+    const bin = await startBin(['--api-admin-enabled', '--data-dir', dataDir])
+    const ok = { jsonrpc: '2.0', result: {}, id: 1 }
+    const profiles = join(dataDir, 'node-0', 'profiles')
+
+    // admin.startCPUProfiler and admin.memoryProfile load node:inspector on first use.
+    expect(await admin(bin.url, 'startCPUProfiler')).toEqual(ok)
+    expect(await admin(bin.url, 'stopCPUProfiler')).toEqual(ok)
+    const cpu = JSON.parse(readFileSync(join(profiles, 'cpu.profile'), 'utf8')) as { nodes: unknown[]; samples: unknown[] }
+    expect(cpu.nodes.length).toBeGreaterThan(0)
+    expect(await admin(bin.url, 'memoryProfile')).toEqual(ok)
+    expect(JSON.parse(readFileSync(join(profiles, 'mem.profile'), 'utf8'))).toHaveProperty('head')
+    expect(await admin(bin.url, 'lockProfile')).toEqual(ok)
+    expect(JSON.parse(readFileSync(join(profiles, 'lock.profile'), 'utf8'))).toBeTypeOf('object')
+
+    // admin.loadVMs imports the user's file.
+    const id = vmIdFromName('testvm')
+    expect(await admin(bin.url, 'loadVMs')).toEqual({ jsonrpc: '2.0', result: { newVMs: { [id]: ['testvm', 'test-vm'] } }, id: 1 })
+    const vms = (await post(`${bin.url}/ext/info`, { jsonrpc: '2.0', id: 1, method: 'info.getVMs', params: {} })) as { result: { vms: Record<string, string[]> } }
+    expect(vms.result.vms[id]).toEqual(['testvm', 'test-vm'])
+
+    expect(await stop(bin)).toBe(0)
+    expect(bin.stderr).toBe('')
+    // The cache was read and accepted: a refused one would have been written again.
+    expect(cacheFiles()).toEqual([cache])
+    expect(statSync(join(dist, cache!)).mtimeMs).toBe(cached)
+  })
+
+  it('names the port that is taken when it is a later node\'s', async () => {
+    const { port, blocker } = await portWithNextNodeTaken()
+    try {
+      const bin = spawnBin(['start', '--port', String(port), '--no-scenario', '--nodes', '2'])
+      expect(await bin.exited).toBe(1)
+      expect(bin.stderr).toBe(`l1sim: port ${port + 2} on 127.0.0.1 is already in use\n`)
+    } finally {
+      blocker.close()
+    }
+  })
+})
