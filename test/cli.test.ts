@@ -277,16 +277,16 @@ describe('l1sim start', () => {
     }
   })
 
-  it('names the scenario and the L1 when subnet-EVM refuses the L1 it describes, with exit code 1', async () => {
+  it('names the scenario, its position and the L1 when subnet-EVM refuses the L1 it describes (a scenario that does not validate: exit 2, no usage hint)', async () => {
     const dir = tmpDir('scenario-l1-refused')
     const file = join(dir, 'fees.yaml')
     const feeConfig = '{ gasLimit: 20000000, minBaseFee: 1000000000, targetGas: 100000000, baseFeeChangeDenominator: 48, minBlockGasCost: 20000000, maxBlockGasCost: 10000000, targetBlockRate: 2, blockGasCostStep: 500000 }'
     writeFileSync(file, ['name: fees', 'l1s:', '  - name: dex', '    chainId: 99999', `    feeConfig: ${feeConfig}`, 'steps: []', ''].join('\n'))
     const refused = await run('start', '--port', '0', '--scenario', file, '--nodes', '1')
     expect(refused).toMatchObject({
-      exitCode: 1,
+      exitCode: 2,
       stdout: '',
-      stderr: `l1sim: ${file}: L1 dex: failed to verify genesis: invalid fee config: minBlockGasCost cannot be greater than maxBlockGasCost: minBlockGasCost = 20000000, maxBlockGasCost = 10000000\n`,
+      stderr: `${file}:3:5: l1s[0]: chain dex: failed to verify genesis: invalid fee config: minBlockGasCost cannot be greater than maxBlockGasCost: minBlockGasCost = 20000000, maxBlockGasCost = 10000000\n`,
     })
   })
 })
