@@ -326,11 +326,15 @@ if (!external) Object.assign(results, await indexerBench())
 // at 100 and 10,000 blocks. See bench/snapshot.js.
 const { snapshotBench, snapshotTargets } = await import('./snapshot.js')
 if (!external) Object.assign(results, await snapshotBench())
+// eth_call on 5,000 distinct slots (issue 14): the last thousand calls cost what the first did. See bench/ethCall.js.
+const { ethCallBench, ethCallTargets } = await import('./ethCall.js')
+if (!external) Object.assign(results, await ethCallBench())
 
 const targets = {
   ...pchainTargets,
   ...indexerTargets,
   ...snapshotTargets,
+  ...ethCallTargets,
   coldStartMs: ['<', 600],
   ...Object.fromEntries(['http_', 'inProcess_'].flatMap((p) => [
     [`${p}nativeTransfersPerSecSequential`, ['>=', 600]],

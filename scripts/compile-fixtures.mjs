@@ -29,6 +29,7 @@ const CONTRACTS = [
   { file: 'Lib.sol', contractName: 'Lib' },
   { file: 'Factory.sol', contractName: 'Factory' },
   { file: 'Caller.sol', contractName: 'Caller' },
+  { file: 'GasProbe.sol', contractName: 'GasProbe' },
 ]
 
 const sources = {}

@@ -87,7 +87,9 @@ export async function applyOverrides(state: MerkleStateManager, overrides: State
 /**
  * Runs `fn` with a VM on the state at `tag`, with overrides applied, and throws every change
  * away afterwards. The live state is used in place between a checkpoint and a revert; an older
- * block gets a VM copy at that block's state root.
+ * block gets a VM copy at that block's state root. The message starts with nothing warm and
+ * leaves nothing warm or touched behind (EIP-2929, EIP-161): the live VM is the miner's too, so
+ * what one call read must change neither the next call's gas nor the next transaction.
  */
 export async function withScratchVM<T>(
   chain: EvmChain,
@@ -101,31 +103,70 @@ export async function withScratchVM<T>(
     const vm = live ? chain.vm : await chain.copyVM(block)
     if (!live) await vm.stateManager.setStateRoot(block.block.header.stateRoot)
     const sm = vm.stateManager as MerkleStateManager
+    const journal = vm.evm.journal
+    clearMessageState(vm)
+    // What the message warms is what it read: the caches get it back after the revert.
+    const keepReads = live && !overrides
+    if (keepReads) journal.startReportingAccessList()
     await sm.checkpoint()
-    let touched: Map<string, Set<string>> | undefined
+    let read: Map<string, Set<string>> | undefined
     try {
       await applyOverrides(sm, overrides)
       const result = await fn(vm, block)
-      if (live && !overrides) {
-        touched = new Map((vm.evm.journal as unknown as { journal: Map<string, Set<string>> }).journal)
-        for (const address of alsoRead) if (address) touched.set(address.slice(2).toLowerCase(), touched.get(address.slice(2).toLowerCase()) ?? new Set())
+      if (keepReads && journal.accessList) {
+        read = journal.accessList
+        for (const address of alsoRead) if (address && !read.has(address.slice(2).toLowerCase())) read.set(address.slice(2).toLowerCase(), new Set())
       }
       return result
     } finally {
       await sm.revert()
-      if (touched) await warmCaches(sm, touched)
+      clearMessageState(vm)
+      if (read) await warmCaches(sm, read)
     }
   })
 }
 
 /**
+ * Forgets what the last message warmed: the journal's warm addresses and slots, the accounts it
+ * touched (which the next transaction would delete if empty, EIP-161) and its reported access
+ * list. ethereumjs does this around each transaction in `runTx`; a message run by `runCall` has
+ * to do it itself, or each call starts warm where the last one left off and costs less gas. (The
+ * EIP-2200 original values go with the state manager's last checkpoint.)
+ */
+function clearMessageState(vm: VM): void {
+  const journal = vm.evm.journal
+  journal.cleanJournal()
+  delete journal.accessList
+}
+
+/**
+ * geth's `StateDB.Prepare` for a message: the sender, the recipient, the active precompiles, the
+ * coinbase (EIP-3651) and the message's access list start warm (EIP-2929). Subnet-EVM's stateful
+ * precompiles are not among the EVM's precompiles (`statefulHost.ts` resolves them per call), so
+ * they stay cold, as on the real node.
+ */
+function prepareMessage(vm: VM, message: { from: Hex; to: Hex | undefined; coinbase: Uint8Array; accessList: CallRequest['accessList'] }): void {
+  if (!vm.common.isActivatedEIP(2929)) return
+  const journal = vm.evm.journal
+  for (const address of vm.evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
+  // The journal keys addresses by their lowercase hex.
+  journal.addAlwaysWarmAddress(message.from.toLowerCase())
+  if (message.to) journal.addAlwaysWarmAddress(message.to.toLowerCase())
+  if (vm.common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(bytesToHex(message.coinbase))
+  for (const { address, storageKeys } of message.accessList ?? []) {
+    journal.addAlwaysWarmAddress(address.toLowerCase(), true)
+    for (const key of storageKeys) journal.addAlwaysWarmSlot(address.toLowerCase(), bytesToHex(setLengthLeft(hexToBytes(key), 32)).slice(2), true)
+  }
+}
+
+/**
  * The state manager's caches record what a checkpoint read as part of the checkpoint, so a
  * revert forgets every account, code and slot the call loaded, and the next call reads the trie
- * again. Re-reading what the call touched after the revert keeps those values cached (reads of
+ * again. Re-reading what the call read after the revert keeps those values cached (reads of
  * committed state, and cache hits from the second call on).
  */
-async function warmCaches(sm: MerkleStateManager, touched: Map<string, Set<string>>): Promise<void> {
-  for (const [addressHex, slots] of touched) {
+async function warmCaches(sm: MerkleStateManager, read: Map<string, Set<string>>): Promise<void> {
+  for (const [addressHex, slots] of read) {
     const address = createAddressFromString(`0x${addressHex}`)
     const account = await sm.getAccount(address)
     if (!account) continue
@@ -172,6 +213,8 @@ export async function call(chain: EvmChain, request: CallRequest, tag: BlockTag,
     // Warp predicates in the access list are verified for the call and priced as the chain prices them.
     const intrinsic = intrinsicGas({ data, isCreate: request.to === undefined, accessList: request.accessList }) + (chain.hooks.beginCall?.(chain, request.accessList ?? []) ?? 0n)
     if (gas < intrinsic) throw stateTransitionErrors.intrinsicGasTooLow({ have: gas, want: intrinsic })
+    const block = contextBlock(chain, stored, gasPriceOf(request) === 0n)
+    prepareMessage(vm, { from, to: request.to, coinbase: block.header.coinbase.bytes, accessList: request.accessList })
     const caller = createAddressFromString(from)
     const result = await vm.evm.runCall({
       caller,
@@ -181,7 +224,7 @@ export async function call(chain: EvmChain, request: CallRequest, tag: BlockTag,
       data,
       gasLimit: gas - intrinsic,
       gasPrice: gasPriceOf(request),
-      block: contextBlock(chain, stored, gasPriceOf(request) === 0n),
+      block,
       skipBalance: true,
     })
     const err = result.execResult.exceptionError
