@@ -171,8 +171,11 @@ export class Network {
       onLockWait: waits.observer('chain C'),
     })
     const validators = new ValidatorRegistry()
-    const startTime = BigInt(INITIALLY_ACTIVE_TIME)
-    validators.set(PRIMARY_NETWORK_ID, identities.map((n) => nodeValidatorEntry(n, PRIMARY_VALIDATOR_WEIGHT, startTime)))
+    // The genesis validators start with the P-chain (as its genesis stakers do): the uptime
+    // trackers count from the registry's start and the P-chain divides by the time since its
+    // staker's start, so the two must be the same instant or the percentage leaves 0–100.
+    const genesisTime = clock.now()
+    validators.set(PRIMARY_NETWORK_ID, identities.map((n) => nodeValidatorEntry(n, PRIMARY_VALIDATOR_WEIGHT, BigInt(genesisTime))))
     const l1s: L1[] = []
     const l1Context: CreateL1Context = {
       preset,
@@ -206,6 +209,7 @@ export class Network {
       presetName,
       preset,
       clock,
+      genesisTime,
       cChain,
       devAccounts,
       validators: pchainSets,
