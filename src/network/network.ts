@@ -6,6 +6,7 @@ import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccoun
 import { createSeededRandom, type SeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createAcp176FeeRules } from '../evm/acp176.js'
+import { corethGenesisExtras } from '../evm/corethGenesis.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type CreateL1Context, type L1, type L1Options } from './l1.js'
 import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
@@ -168,6 +169,7 @@ export class Network {
         alloc: Object.fromEntries(devAccounts.map((a) => [a.address.toLowerCase(), { balance }])),
       },
       mining: options.mining,
+      hooks: { genesisExtras: (timestamp) => corethGenesisExtras(preset.upgrades, timestamp) },
       onLockWait: waits.observer('chain C'),
     })
     const validators = new ValidatorRegistry()
