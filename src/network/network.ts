@@ -204,7 +204,8 @@ export class Network {
     // validators); its subnets and L1s are its own.
     const genesisPrimary = validators.get(PRIMARY_NETWORK_ID)
     const pchainSets: ValidatorSetListener = {
-      set: (subnetId, entries) => validators.set(subnetId, subnetId === PRIMARY_NETWORK_ID ? [...genesisPrimary, ...entries.filter((e) => !genesisPrimary.some((g) => g.nodeId === e.nodeId))] : entries),
+      set: (subnetId, entries, at) =>
+        validators.set(subnetId, subnetId === PRIMARY_NETWORK_ID ? [...genesisPrimary, ...entries.filter((e) => !genesisPrimary.some((g) => g.nodeId === e.nodeId))] : entries, at),
     }
     let uptimeOf: UptimeFn = () => 1
     const primary = new PrimaryNetwork({
@@ -328,8 +329,8 @@ export class Network {
    * logger records accepted blocks.
    */
   #wire(): void {
-    for (const subnetId of this.validators.subnetIds()) this.uptime.syncSubnet(subnetId, this.validators.get(subnetId), this.clock.now())
-    this.validators.events.on('change', ({ subnetId, validators }) => this.uptime.syncSubnet(subnetId, validators, this.clock.now()))
+    for (const subnetId of this.validators.subnetIds()) this.uptime.syncSubnet(subnetId, this.validators.current(subnetId), this.clock.now())
+    this.validators.events.on('change', ({ subnetId, validators, at }) => this.uptime.syncSubnet(subnetId, validators, at ?? this.clock.now()))
     this.faults.events.on('change', () => {
       const now = this.clock.now()
       for (let a = 0; a < this.nodes.length; a++)

@@ -150,9 +150,16 @@ export class PrimaryNetwork {
     }
   }
 
-  /** Moves the P-chain to network time: stakers start and end (rewards), L1 validators pay fees. */
+  /**
+   * Moves the P-chain to network time: stakers start and end (rewards), L1 validators pay fees.
+   * It stops at each block on the way, so each new validator set is announced at the time it took
+   * effect (a node's uptime tracker sees an L1 validator go inactive when its balance ran out).
+   */
   advanceTo(now: number): void {
-    if (now > this.pchain.timestamp) this.pchain.advanceTo(now)
+    while (now > this.pchain.timestamp) {
+      const next = this.pchain.nextChangeTime(now)
+      this.pchain.advanceTo(Math.min(now, Math.max(next, this.pchain.timestamp + 1)))
+    }
   }
 
   snapshot(): PrimarySnapshot {
