@@ -8,4 +8,10 @@ export type ValidatorEntry = {
   startTime: bigint
   /** `validationID` of an L1 validator (cb58); undefined for a subnet / primary validator. */
   validationId?: string
+  /**
+   * `false` for an L1 validator whose balance ran out (ACP-77 "inactive"): still a current
+   * validator with its weight, which the P-chain's and subnet-EVM's APIs list (`isActive: false`),
+   * but outside the set that signs and is counted for connected stake. Absent means active.
+   */
+  isActive?: false
 }

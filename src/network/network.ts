@@ -6,6 +6,7 @@ import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccoun
 import { createSeededRandom, type SeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createAcp176FeeRules } from '../evm/acp176.js'
+import { corethGenesisExtras } from '../evm/corethGenesis.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type CreateL1Context, type L1, type L1Options } from './l1.js'
 import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
@@ -171,11 +172,15 @@ export class Network {
         alloc: Object.fromEntries(devAccounts.map((a) => [a.address.toLowerCase(), { balance }])),
       },
       mining: options.mining,
+      hooks: { genesisExtras: (timestamp) => corethGenesisExtras(preset.upgrades, timestamp) },
       onLockWait: waits.observer('chain C'),
     })
     const validators = new ValidatorRegistry()
-    const startTime = BigInt(INITIALLY_ACTIVE_TIME)
-    validators.set(PRIMARY_NETWORK_ID, identities.map((n) => nodeValidatorEntry(n, PRIMARY_VALIDATOR_WEIGHT, startTime)))
+    // The genesis validators start with the P-chain (as its genesis stakers do): the uptime
+    // trackers count from the registry's start and the P-chain divides by the time since its
+    // staker's start, so the two must be the same instant or the percentage leaves 0–100.
+    const genesisTime = clock.now()
+    validators.set(PRIMARY_NETWORK_ID, identities.map((n) => nodeValidatorEntry(n, PRIMARY_VALIDATOR_WEIGHT, BigInt(genesisTime))))
     const l1s: L1[] = []
     const l1Context: CreateL1Context = {
       preset,
@@ -202,13 +207,15 @@ export class Network {
     // validators); its subnets and L1s are its own.
     const genesisPrimary = validators.get(PRIMARY_NETWORK_ID)
     const pchainSets: ValidatorSetListener = {
-      set: (subnetId, entries) => validators.set(subnetId, subnetId === PRIMARY_NETWORK_ID ? [...genesisPrimary, ...entries.filter((e) => !genesisPrimary.some((g) => g.nodeId === e.nodeId))] : entries),
+      set: (subnetId, entries, at) =>
+        validators.set(subnetId, subnetId === PRIMARY_NETWORK_ID ? [...genesisPrimary, ...entries.filter((e) => !genesisPrimary.some((g) => g.nodeId === e.nodeId))] : entries, at),
     }
     let uptimeOf: UptimeFn = () => 1
     const primary = new PrimaryNetwork({
       presetName,
       preset,
       clock,
+      genesisTime,
       cChain,
       devAccounts,
       validators: pchainSets,
@@ -325,8 +332,8 @@ export class Network {
    * logger records accepted blocks.
    */
   #wire(): void {
-    for (const subnetId of this.validators.subnetIds()) this.uptime.syncSubnet(subnetId, this.validators.get(subnetId), this.clock.now())
-    this.validators.events.on('change', ({ subnetId, validators }) => this.uptime.syncSubnet(subnetId, validators, this.clock.now()))
+    for (const subnetId of this.validators.subnetIds()) this.uptime.syncSubnet(subnetId, this.validators.current(subnetId), this.clock.now())
+    this.validators.events.on('change', ({ subnetId, validators, at }) => this.uptime.syncSubnet(subnetId, validators, at ?? this.clock.now()))
     this.faults.events.on('change', () => {
       const now = this.clock.now()
       for (let a = 0; a < this.nodes.length; a++)

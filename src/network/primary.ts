@@ -33,6 +33,11 @@ export type PrimaryNetworkOptions = {
   presetName: NetworkPresetName
   preset: NetworkPreset
   clock: Clock
+  /**
+   * Unix seconds of the P-chain's genesis: its genesis validators start then, and the network's
+   * registry dates their entries the same, so the uptime trackers measure from the staker's start.
+   */
+  genesisTime: number
   cChain: EvmChain
   devAccounts: readonly DevAccount[]
   /** The validator sets the P-chain decides (primary additions, P-chain subnets and L1s) go here. */
@@ -61,12 +66,12 @@ export class PrimaryNetwork {
   readonly #cChain: EvmChain
 
   constructor(options: PrimaryNetworkOptions) {
-    const { presetName, preset, clock, cChain } = options
+    const { presetName, preset, clock, cChain, genesisTime } = options
     this.sharedMemory = new SharedMemory()
     this.pchain = new PChain({
       config: pchainConfig(presetName, { avaxAssetId: preset.avaxAssetId }),
       chainId: preset.pChainId,
-      genesisTimestamp: clock.now(),
+      genesisTimestamp: genesisTime,
       initialSupply: PRIMARY_INITIAL_SUPPLY,
       genesisUtxos: options.devAccounts.map((account, index) => ({
         txId: options.genesisTxId,
@@ -74,7 +79,7 @@ export class PrimaryNetwork {
         assetId: idFromString(preset.avaxAssetId),
         output: { type: 'TransferOutput', amount: DEV_P_BALANCE, owners: { locktime: 0n, threshold: 1, addrs: [addressFromPublicKey(hexToBytes(account.publicKey))] } },
       })),
-      genesisValidators: options.genesisValidators.map((v) => ({ ...v, endTime: clock.now() + GENESIS_STAKING_DURATION })),
+      genesisValidators: options.genesisValidators.map((v) => ({ ...v, endTime: genesisTime + GENESIS_STAKING_DURATION })),
       authenticate,
       atomic: new PChainAtomicMemory({ sharedMemory: this.sharedMemory, preset: presetName }),
       uptime: options.uptime,
@@ -145,9 +150,16 @@ export class PrimaryNetwork {
     }
   }
 
-  /** Moves the P-chain to network time: stakers start and end (rewards), L1 validators pay fees. */
+  /**
+   * Moves the P-chain to network time: stakers start and end (rewards), L1 validators pay fees.
+   * It stops at each block on the way, so each new validator set is announced at the time it took
+   * effect (a node's uptime tracker sees an L1 validator go inactive when its balance ran out).
+   */
   advanceTo(now: number): void {
-    if (now > this.pchain.timestamp) this.pchain.advanceTo(now)
+    while (now > this.pchain.timestamp) {
+      const next = this.pchain.nextChangeTime(now)
+      this.pchain.advanceTo(Math.min(now, Math.max(next, this.pchain.timestamp + 1)))
+    }
   }
 
   snapshot(): PrimarySnapshot {

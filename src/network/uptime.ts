@@ -14,7 +14,10 @@ import type { ValidatorEntry } from './validators.js'
  *   disconnected one gains nothing;
  * - starting or stopping tracking, and a disconnect while tracking, write the computed uptime
  *   back (`lastUpdated = now`); reading it changes nothing;
- * - a `now` before `lastUpdated` (time went backwards, e.g. after a snapshot revert) adds nothing.
+ * - a `now` before `lastUpdated` (time went backwards, e.g. after a snapshot revert) adds nothing;
+ * - an inactive L1 validator (balance run out) is tracked but counts as offline whatever its
+ *   connection; when it becomes active again it counts as online from then
+ *   (`vms/evm/uptimetracker` `deactivate` / `activate`).
  *
  * Times are unix seconds (the node truncates its clock to seconds). Records are keyed by
  * validation id (what subnet-evm's API asks for); connections by node id, as the network
@@ -22,8 +25,8 @@ import type { ValidatorEntry } from './validators.js'
  * local: two nodes can disagree.
  */
 
-/** A validator as the tracker learns it from the validator set. */
-export type TrackedValidator = { id: string; nodeId: string; startTime: number }
+/** A validator as the tracker learns it from the validator set (`isActive` false: an inactive L1 validator). */
+export type TrackedValidator = { id: string; nodeId: string; startTime: number; isActive?: boolean }
 
 /** One validator's stored uptime (the tracker's "state"). */
 export type UptimeRecord = { id: string; nodeId: string; startTime: number; upDuration: number; lastUpdated: number }
@@ -33,6 +36,8 @@ export type UptimeTrackerSnapshot = {
   records: UptimeRecord[]
   /** Connected node ids and when they connected. */
   connections: [nodeId: string, connectedAt: number][]
+  /** Node ids of inactive validators, which count as offline (absent in files that predate it). */
+  deactivated?: string[]
 }
 
 export type Uptime = {
@@ -53,21 +58,28 @@ export class UptimeTracker {
   /** nodeId → validation id, as `nodeIDsToValidationIDs`. */
   #byNode = new Map<string, string>()
   #connections = new Map<string, number>()
+  /** Inactive validators' node ids: their connections are not counted (`deactivatedValidators`). */
+  #deactivated = new Set<string>()
 
   /** Whether tracking has started (`StartedTracking`). */
   get started(): boolean {
     return this.#started
   }
 
-  /** Adds a validator (`addNewValidator`): no uptime yet, last updated at its start. A known id is left as it is. */
-  add(validator: TrackedValidator): void {
+  /**
+   * Adds a validator (`addNewValidator`): no uptime yet, last updated at its start; an inactive one
+   * is deactivated at `now`. A known id is left as it is.
+   */
+  add(validator: TrackedValidator, now?: number): void {
     if (this.#records.has(validator.id)) return
     checkTime(validator.startTime, 'startTime')
     const holder = this.#byNode.get(validator.nodeId)
     if (holder !== undefined)
       throw new InvalidArgumentError(`node ${validator.nodeId} is already tracked under validation ID ${holder}`)
-    this.#records.set(validator.id, { ...validator, upDuration: 0, lastUpdated: validator.startTime })
-    this.#byNode.set(validator.nodeId, validator.id)
+    const { id, nodeId, startTime } = validator
+    this.#records.set(id, { id, nodeId, startTime, upDuration: 0, lastUpdated: startTime })
+    this.#byNode.set(nodeId, id)
+    if (validator.isActive === false) this.#deactivate(nodeId, now ?? startTime)
   }
 
   remove(id: string): void {
@@ -75,6 +87,12 @@ export class UptimeTracker {
     if (!record) return
     this.#records.delete(id)
     this.#byNode.delete(record.nodeId)
+    this.#deactivated.delete(record.nodeId)
+  }
+
+  /** Whether a node's validator is inactive (counted offline). */
+  isDeactivated(nodeId: string): boolean {
+    return this.#deactivated.has(nodeId)
   }
 
   has(id: string): boolean {
@@ -94,12 +112,23 @@ export class UptimeTracker {
   /**
    * Brings the records in line with the current validator set and starts tracking the first time,
    * as `UptimeTracker.Sync`: validators that left are dropped, new ones added (online since their
-   * start until tracking begins), then every record is brought up to `now` if tracking starts here.
+   * start until tracking begins), one whose activity changed is deactivated (offline from `now`) or
+   * activated (online from `now`), then every record is brought up to `now` if tracking starts here.
    */
   sync(validators: readonly TrackedValidator[], now: number): void {
+    checkTime(now, 'now')
     const current = new Set(validators.map((v) => v.id))
     for (const id of this.ids()) if (!current.has(id)) this.remove(id)
-    for (const v of validators) this.add(v)
+    for (const v of validators) {
+      if (!this.#records.has(v.id)) {
+        this.add(v, now)
+        continue
+      }
+      const inactive = v.isActive === false
+      if (inactive === this.#deactivated.has(v.nodeId)) continue
+      if (inactive) this.#deactivate(v.nodeId, now)
+      else this.#activate(v.nodeId, now)
+    }
     if (!this.#started) this.startTracking(now)
   }
 
@@ -119,15 +148,36 @@ export class UptimeTracker {
     this.#started = false
   }
 
-  /** `Connect`: the node counts as online from `now` (a node that is not a validator may connect too). */
+  /**
+   * `Connect`: the node counts as online from `now` (a node that is not a validator may connect
+   * too); an inactive validator's connection is not counted.
+   */
   connect(nodeId: string, now: number): void {
     checkTime(now, 'now')
+    if (this.#deactivated.has(nodeId)) return
     this.#connections.set(nodeId, now)
   }
 
   /** `Disconnect`: while tracking, the uptime so far is written back; the node then gains nothing. */
   disconnect(nodeId: string, now: number): void {
     checkTime(now, 'now')
+    if (this.#deactivated.has(nodeId)) return
+    this.#disconnect(nodeId, now)
+  }
+
+  /** `deactivate`: the validator counts as offline from `now` (its uptime so far written back). */
+  #deactivate(nodeId: string, now: number): void {
+    this.#deactivated.add(nodeId)
+    this.#disconnect(nodeId, now)
+  }
+
+  /** `activate`: the validator counts as online from `now`, as the node connects it whatever the network says. */
+  #activate(nodeId: string, now: number): void {
+    this.#deactivated.delete(nodeId)
+    this.#connections.set(nodeId, now)
+  }
+
+  #disconnect(nodeId: string, now: number): void {
     if (this.#started) {
       const id = this.#byNode.get(nodeId)
       const record = id === undefined ? undefined : this.#records.get(id)
@@ -176,6 +226,7 @@ export class UptimeTracker {
       started: this.#started,
       records: [...this.#records.values()].map((r) => ({ ...r })),
       connections: [...this.#connections.entries()],
+      deactivated: [...this.#deactivated],
     }
   }
 
@@ -184,6 +235,7 @@ export class UptimeTracker {
     this.#records = new Map(snapshot.records.map((r) => [r.id, { ...r }]))
     this.#byNode = new Map(snapshot.records.map((r) => [r.nodeId, r.id]))
     this.#connections = new Map(snapshot.connections)
+    this.#deactivated = new Set(snapshot.deactivated ?? [])
   }
 
   static fromSnapshot(snapshot: UptimeTrackerSnapshot): UptimeTracker {
@@ -231,7 +283,7 @@ export function validationIdOf(subnetId: string, entry: Pick<ValidatorEntry, 'no
 
 /** A subnet's validator set as the tracker's {@link UptimeTracker.sync} takes it. */
 export function trackedValidators(subnetId: string, entries: readonly ValidatorEntry[]): TrackedValidator[] {
-  return entries.map((e) => ({ id: validationIdOf(subnetId, e), nodeId: e.nodeId, startTime: Number(e.startTime) }))
+  return entries.map((e) => ({ id: validationIdOf(subnetId, e), nodeId: e.nodeId, startTime: Number(e.startTime), ...(e.isActive === false ? { isActive: false } : {}) }))
 }
 
 export type NetworkUptimeSnapshot = {

@@ -5,22 +5,29 @@ import type { Hex } from '../core/hex.js'
 export type { ValidatorEntry } from '../core/validatorEntry.js'
 import type { ValidatorEntry } from '../core/validatorEntry.js'
 
-export type ValidatorSetChange = { subnetId: string; validators: readonly ValidatorEntry[] }
+/** A subnet's new set: every current validator, inactive L1 validators included; `at`: when it took effect (unix seconds), if not now. */
+export type ValidatorSetChange = { subnetId: string; validators: readonly ValidatorEntry[]; at?: number }
 
 type Events = { change: ValidatorSetChange }
 
 /**
- * Every subnet's validator set, in one place: warp verification, the validators API and health
- * read it; the network options fill it today and P-chain transactions will change it (issue 5),
- * so every change goes through {@link ValidatorRegistry.set} / `update` and is announced.
- * Sets are kept per subnet id; a snapshot copies the map (entries are immutable).
+ * Every subnet's validator set, in one place: the network options and the P-chain fill it, so
+ * every change goes through {@link ValidatorRegistry.set} and is announced. A set holds every
+ * current validator, as the P-chain's `GetCurrentValidatorSet` gives them (the validators API and
+ * the uptime trackers read that, {@link ValidatorRegistry.current}); {@link ValidatorRegistry.get}
+ * leaves out inactive L1 validators, as the node's validator manager does (warp signing and
+ * verification, health, stake faults). Sets are kept per subnet id; a snapshot copies the map
+ * (entries are immutable).
  */
 export class ValidatorRegistry {
   readonly events = new TypedEmitter<Events>()
-  #sets = new Map<string, readonly ValidatorEntry[]>()
+  #sets = new Map<string, { current: readonly ValidatorEntry[]; active: readonly ValidatorEntry[] }>()
 
-  /** Replaces a subnet's validator set. Weights must be positive, node ids unique. */
-  set(subnetId: string, validators: readonly ValidatorEntry[]): void {
+  /**
+   * Replaces a subnet's validator set (every current validator), in effect since `at` (unix
+   * seconds; now when absent). Weights must be positive, node ids unique.
+   */
+  set(subnetId: string, validators: readonly ValidatorEntry[], at?: number): void {
     const seen = new Set<string>()
     for (const v of validators) {
       if (v.weight <= 0n) throw new InvalidArgumentError(`validator ${v.nodeId} of subnet ${subnetId} must have a positive weight, got ${v.weight}`)
@@ -29,13 +36,18 @@ export class ValidatorRegistry {
     }
     // Entries are frozen as given (not copied), so a lazily computed `blsPublicKey` getter stays lazy.
     const frozen = Object.freeze(validators.map((v) => (Object.isFrozen(v) ? v : Object.freeze(v))))
-    this.#sets.set(subnetId, frozen)
-    this.events.emit('change', { subnetId, validators: frozen })
+    this.#sets.set(subnetId, withActive(frozen))
+    this.events.emit('change', { subnetId, validators: frozen, ...(at !== undefined ? { at } : {}) })
   }
 
-  /** The current set of a subnet (empty when it has none). */
+  /** The active validators of a subnet (empty when it has none): those that sign and count as stake. */
   get(subnetId: string): readonly ValidatorEntry[] {
-    return this.#sets.get(subnetId) ?? []
+    return this.#sets.get(subnetId)?.active ?? []
+  }
+
+  /** Every current validator of a subnet, inactive L1 validators included (`GetCurrentValidatorSet`). */
+  current(subnetId: string): readonly ValidatorEntry[] {
+    return this.#sets.get(subnetId)?.current ?? []
   }
 
   has(subnetId: string): boolean {
@@ -46,17 +58,23 @@ export class ValidatorRegistry {
     return [...this.#sets.keys()]
   }
 
+  /** The active validators' weight. */
   totalWeight(subnetId: string): bigint {
     return this.get(subnetId).reduce((sum, v) => sum + v.weight, 0n)
   }
 
+  /** Every subnet's current set. */
   snapshot(): Map<string, readonly ValidatorEntry[]> {
-    return new Map(this.#sets)
+    return new Map([...this.#sets].map(([id, sets]) => [id, sets.current]))
   }
 
   restore(snapshot: Map<string, readonly ValidatorEntry[]>): void {
-    this.#sets = new Map(snapshot)
+    this.#sets = new Map([...snapshot].map(([id, current]) => [id, withActive(current)]))
   }
+}
+
+function withActive(current: readonly ValidatorEntry[]): { current: readonly ValidatorEntry[]; active: readonly ValidatorEntry[] } {
+  return { current, active: current.some((v) => v.isActive === false) ? Object.freeze(current.filter((v) => v.isActive !== false)) : current }
 }
 
 export const hexToBlsKey = (key: Hex): Uint8Array => Uint8Array.from(Buffer.from(key.slice(2), 'hex'))

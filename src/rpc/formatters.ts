@@ -10,14 +10,30 @@ export const EMPTY_EXT_DATA_HASH = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b99
 const ZERO_HASH = `0x${'0'.repeat(64)}`
 
 /**
- * Block JSON as coreth's `RPCMarshalBlock` writes it, keys sorted as Go writes a map; the C-chain extras (`blockExtraData`, `blockGasCost`,
- * `extDataGasUsed`, `extDataHash`, `timestampMilliseconds`) are included, `totalDifficulty` is the
- * block number as coreth hard-codes it, and there is no `withdrawals` field.
+ * The header's fields in the order of each VM's `HeaderSerializable` (coreth and subnet-EVM
+ * `plugin/evm/customtypes`), whose JSON is the `newHeads` notification. subnet-EVM has no atomic
+ * transactions, so neither `extDataHash` nor `extDataGasUsed`.
+ */
+const CORETH_HEADER_KEYS = [
+  'parentHash', 'sha3Uncles', 'miner', 'stateRoot', 'transactionsRoot', 'receiptsRoot', 'logsBloom', 'difficulty', 'number',
+  'gasLimit', 'gasUsed', 'timestamp', 'extraData', 'mixHash', 'nonce', 'extDataHash', 'baseFeePerGas', 'extDataGasUsed',
+  'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'timestampMilliseconds', 'minDelayExcess', 'hash',
+] as const
+type HeaderKey = (typeof CORETH_HEADER_KEYS)[number]
+const SUBNET_EVM_HEADER_KEYS = CORETH_HEADER_KEYS.filter((k) => k !== 'extDataHash' && k !== 'extDataGasUsed')
+/** The rule-specific fields a stored block's `extras` may hold. */
+const EXTRA_KEYS = ['extDataGasUsed', 'blockGasCost', 'timestampMilliseconds', 'minDelayExcess'] as const
+
+/**
+ * Block JSON as the chain's VM writes it (`RPCMarshalBlock` + `rpcMarshalBlock`), keys sorted as
+ * Go writes a map: the header's fields that are set, `size`, `totalDifficulty` (the block number,
+ * as both VMs hard-code it), `transactions`, `uncles`; coreth adds its atomic data,
+ * `blockExtraData`. Neither writes `withdrawals`.
  */
 export function formatBlock(chain: EvmChain, stored: StoredBlock, fullTransactions: boolean): Record<string, unknown> {
   return sortKeys({
-    ...headerFields(chain, stored),
-    blockExtraData: '0x',
+    ...presentFields(headerValues(chain, stored)),
+    ...(chain.flavour === 'coreth' ? { blockExtraData: '0x' } : {}),
     size: toQuantity(stored.block.serialize().length),
     totalDifficulty: toQuantity(stored.number),
     transactions: fullTransactions ? stored.txs.map((t) => formatTransaction(chain, t.tx, t.from, t)) : stored.txs.map((t) => t.hash),
@@ -25,9 +41,14 @@ export function formatBlock(chain: EvmChain, stored: StoredBlock, fullTransactio
   })
 }
 
-/** Header JSON (newHeads notifications): the block's keys without the body fields. */
+/**
+ * A `newHeads` notification: the header's own JSON (the VM's `HeaderSerializable`), fields in
+ * struct order, an unset optional field as `null`, `hash` last, and no `totalDifficulty`.
+ */
 export function formatHeader(chain: EvmChain, stored: StoredBlock): Record<string, unknown> {
-  return sortKeys({ ...headerFields(chain, stored), totalDifficulty: toQuantity(stored.number) })
+  const values = headerValues(chain, stored)
+  const keys = chain.flavour === 'coreth' ? CORETH_HEADER_KEYS : SUBNET_EVM_HEADER_KEYS
+  return Object.fromEntries(keys.map((k) => [k, values[k] ?? null]))
 }
 
 /** Go writes a map's keys sorted; coreth marshals blocks, headers and receipts as maps. */
@@ -35,48 +56,55 @@ function sortKeys(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
-function headerFields(chain: EvmChain, stored: StoredBlock): Record<string, unknown> {
+function presentFields(values: Partial<Record<HeaderKey, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined))
+}
+
+/** Every header field the chain's VM sets for this block (an unset optional field is absent). */
+function headerValues(chain: EvmChain, stored: StoredBlock): Partial<Record<HeaderKey, unknown>> {
   const h = stored.block.header
+  const extras: Partial<Record<(typeof EXTRA_KEYS)[number], bigint>> = {}
+  for (const key of EXTRA_KEYS) if (stored.extras?.[key] !== undefined) extras[key] = stored.extras[key]
+  let extDataHash: string | undefined
+  if (chain.flavour === 'coreth') {
+    // The genesis header has what the upgrades active at its time set (its extras) and a zero
+    // extDataHash. Every later block is built under Granite: no block gas cost, no atomic gas
+    // (no atomic transactions), the empty data's hash, millisecond time.
+    extDataHash = h.number === 0n ? ZERO_HASH : EMPTY_EXT_DATA_HASH
+    if (h.number !== 0n) {
+      extras.blockGasCost ??= 0n
+      extras.extDataGasUsed = 0n
+      extras.timestampMilliseconds ??= h.timestamp * 1000n
+    }
+  }
   const cancun = h.parentBeaconBlockRoot !== undefined
-  const extras = Object.fromEntries(Object.entries(stored.extras ?? {}).map(([k, v]) => [k, toQuantity(v)]))
-  const flavour =
-    chain.flavour === 'coreth'
-      ? {
-          // Granite: no block gas cost; no atomic transactions, so no atomic gas and the empty hash.
-          // Rule-specific fields (minDelayExcess) exist from the first block on.
-          ...(h.number === 0n ? {} : extras),
-          blockGasCost: '0x0',
-          extDataGasUsed: '0x0',
-          extDataHash: h.number === 0n ? ZERO_HASH : EMPTY_EXT_DATA_HASH,
-          timestampMilliseconds: toQuantity(h.timestamp * 1000n),
-        }
-      : extras // subnet-EVM: blockGasCost, and after Granite timestampMilliseconds and minDelayExcess
+  const quantity = (v: bigint | undefined) => (v === undefined ? undefined : toQuantity(v))
   return {
-    ...flavour,
-    ...(h.baseFeePerGas !== undefined ? { baseFeePerGas: toQuantity(h.baseFeePerGas) } : {}),
-    ...(cancun
-      ? {
-          blobGasUsed: toQuantity(h.blobGasUsed ?? 0n),
-          excessBlobGas: toQuantity(h.excessBlobGas ?? 0n),
-          parentBeaconBlockRoot: bytesToHex(h.parentBeaconBlockRoot!),
-        }
-      : {}),
+    parentHash: bytesToHex(h.parentHash),
+    sha3Uncles: bytesToHex(h.uncleHash),
+    miner: h.coinbase.toString(),
+    stateRoot: bytesToHex(h.stateRoot),
+    transactionsRoot: bytesToHex(h.transactionsTrie),
+    receiptsRoot: bytesToHex(h.receiptTrie),
+    logsBloom: bytesToHex(h.logsBloom),
     difficulty: toQuantity(h.difficulty),
-    extraData: bytesToHex(h.extraData),
+    number: toQuantity(h.number),
     gasLimit: toQuantity(h.gasLimit),
     gasUsed: toQuantity(h.gasUsed),
-    hash: stored.hash,
-    logsBloom: bytesToHex(h.logsBloom),
-    miner: h.coinbase.toString(),
+    timestamp: toQuantity(h.timestamp),
+    extraData: bytesToHex(h.extraData),
     mixHash: bytesToHex(h.mixHash),
     nonce: bytesToHex(h.nonce),
-    number: toQuantity(h.number),
-    parentHash: bytesToHex(h.parentHash),
-    receiptsRoot: bytesToHex(h.receiptTrie),
-    sha3Uncles: bytesToHex(h.uncleHash),
-    stateRoot: bytesToHex(h.stateRoot),
-    timestamp: toQuantity(h.timestamp),
-    transactionsRoot: bytesToHex(h.transactionsTrie),
+    extDataHash,
+    baseFeePerGas: quantity(h.baseFeePerGas),
+    extDataGasUsed: quantity(extras.extDataGasUsed),
+    blockGasCost: quantity(extras.blockGasCost),
+    blobGasUsed: cancun ? toQuantity(h.blobGasUsed ?? 0n) : undefined,
+    excessBlobGas: cancun ? toQuantity(h.excessBlobGas ?? 0n) : undefined,
+    parentBeaconBlockRoot: cancun ? bytesToHex(h.parentBeaconBlockRoot!) : undefined,
+    timestampMilliseconds: quantity(extras.timestampMilliseconds),
+    minDelayExcess: quantity(extras.minDelayExcess),
+    hash: stored.hash,
   }
 }
 

@@ -2,6 +2,7 @@ import { MapDB } from '@ethereumjs/util'
 import type { EvmChain } from '../evm/chain.js'
 import { isUnsignedTx } from '../evm/unsignedTx.js'
 import type { Network, NetworkOptions } from '../network/network.js'
+import type { ValidatorEntry } from '../network/validators.js'
 import { L1SIM_VERSION } from '../network/version.js'
 import { SnapshotFileError } from './errors.js'
 import type { StoredBlock } from '../evm/types.js'
@@ -29,7 +30,7 @@ export async function captureNetwork(network: Network, path: string, history: St
     methods: network.methods.signatures(),
     l1s: network.l1s.map((l) => ({ name: l.name, subnetId: l.subnetId, blockchainId: l.blockchainId, fromPChain: !optionL1s.has(l.name) })),
     chains,
-    validators: network.validators.subnetIds().map((id) => [id, network.validators.get(id).map(saveValidator)]),
+    validators: network.validators.subnetIds().map((id) => [id, network.validators.current(id).map(saveValidator)]),
     uptime: network.uptime.snapshot(),
     primary: network.primary.snapshot(),
     faults: network.faults.list(),
@@ -127,7 +128,7 @@ export function trieDatabase(chain: EvmChain): Map<string, string | Uint8Array> 
   return db._database as Map<string, string | Uint8Array>
 }
 
-function saveValidator(v: { nodeId: string; weight: bigint; blsPublicKey: Uint8Array | undefined; startTime: bigint; validationId?: string }): SavedValidator {
+function saveValidator(v: ValidatorEntry): SavedValidator {
   // A simulated node's entry derives its BLS key on first read (~10 ms each): keep it lazy.
   const lazy = typeof Object.getOwnPropertyDescriptor(v, 'blsPublicKey')?.get === 'function'
   return {
@@ -136,6 +137,7 @@ function saveValidator(v: { nodeId: string; weight: bigint; blsPublicKey: Uint8A
     blsPublicKey: lazy ? 'node' : v.blsPublicKey,
     startTime: v.startTime,
     ...(v.validationId !== undefined ? { validationId: v.validationId } : {}),
+    ...(v.isActive === false ? { isActive: false } : {}),
   }
 }
 

@@ -82,9 +82,15 @@ function restoreValidator(network: Network, v: SavedNetwork['validators'][number
     const node = network.node(v.nodeId)
     if (!node) throw new SnapshotMismatch(`validator ${v.nodeId} was a simulated node, which the recreated network does not have`)
     const entry = nodeValidatorEntry(node.identity, v.weight, v.startTime)
-    return v.validationId === undefined ? entry : Object.defineProperties(entry, { validationId: { value: v.validationId, enumerable: true } })
+    if (v.validationId !== undefined) Object.defineProperty(entry, 'validationId', { value: v.validationId, enumerable: true })
+    if (v.isActive === false) Object.defineProperty(entry, 'isActive', { value: false, enumerable: true })
+    return entry
   }
-  return { nodeId: v.nodeId, weight: v.weight, blsPublicKey: v.blsPublicKey, startTime: v.startTime, ...(v.validationId !== undefined ? { validationId: v.validationId } : {}) }
+  return {
+    nodeId: v.nodeId, weight: v.weight, blsPublicKey: v.blsPublicKey, startTime: v.startTime,
+    ...(v.validationId !== undefined ? { validationId: v.validationId } : {}),
+    ...(v.isActive === false ? { isActive: false } : {}),
+  }
 }
 
 function restoreNode(node: Network['nodes'][number], saved: SavedNode): void {

@@ -50,8 +50,8 @@ export type SavedChain = {
 
 export type SavedPoolTx = { raw: Uint8Array; hash: Hex; from: Hex; nonce: bigint; seq: number; unsigned?: true }
 
-/** A validator entry; a simulated node's lazily derived BLS key is saved as `node`. */
-export type SavedValidator = { nodeId: string; weight: bigint; blsPublicKey: Uint8Array | undefined | 'node'; startTime: bigint; validationId?: string }
+/** A validator entry; a simulated node's lazily derived BLS key is saved as `node`; `isActive` only when false (older files have none). */
+export type SavedValidator = { nodeId: string; weight: bigint; blsPublicKey: Uint8Array | undefined | 'node'; startTime: bigint; validationId?: string; isActive?: false }
 
 export type SavedNode = {
   chainAliases: [string, string[]][]

@@ -116,7 +116,41 @@ describe('UptimeTracker', () => {
       started: true,
       records: [{ id: 'va', nodeId: A, startTime: T0, upDuration: 0, lastUpdated: T0 }],
       connections: [[A, T0]],
+      deactivated: [],
     })
+  })
+
+  it('an inactive validator counts as offline whatever its connection, and as online again once reactivated', () => {
+    const t = new UptimeTracker()
+    t.connect(A, T0)
+    t.sync([{ id: 'va', nodeId: A, startTime: T0 }], T0)
+    expect(t.getUptime('va', T0 + 100).upDurationSeconds).toBe(100)
+    // Its balance runs out at T0+100: what it had is kept, nothing more is gained while connected.
+    t.sync([{ id: 'va', nodeId: A, startTime: T0, isActive: false }], T0 + 100)
+    expect(t.isDeactivated(A)).toBe(true)
+    expect(t.getUptime('va', T0 + 300)).toEqual({ upDurationSeconds: 100, lastUpdated: T0 + 300 })
+    // Network connections come and go without counting.
+    t.disconnect(A, T0 + 150)
+    t.connect(A, T0 + 160)
+    expect(t.getUptime('va', T0 + 300).upDurationSeconds).toBe(100)
+    // Topped up at T0+300: online from then (the node connects it, as subnet-evm's tracker does).
+    t.sync([{ id: 'va', nodeId: A, startTime: T0 }], T0 + 300)
+    expect(t.isDeactivated(A)).toBe(false)
+    expect(t.getUptime('va', T0 + 400).upDurationSeconds).toBe(200)
+    expect(t.uptimeFraction(A, T0 + 400)).toBe(0.5)
+    // A restored snapshot keeps the state; one from before the field existed has none.
+    t.sync([{ id: 'va', nodeId: A, startTime: T0, isActive: false }], T0 + 400)
+    expect(UptimeTracker.fromSnapshot(JSON.parse(JSON.stringify(t.snapshot()))).isDeactivated(A)).toBe(true)
+    const { deactivated: _, ...older } = t.snapshot()
+    expect(UptimeTracker.fromSnapshot(older).isDeactivated(A)).toBe(false)
+  })
+
+  it('a validator inactive when first seen gains nothing once tracking starts', () => {
+    const t = new UptimeTracker()
+    t.connect(A, T0)
+    t.sync([{ id: 'va', nodeId: A, startTime: T0 - 50, isActive: false }], T0)
+    // Online since its start until tracking began (as any validator), offline afterwards.
+    expect(t.getUptime('va', T0 + 100)).toEqual({ upDurationSeconds: 50, lastUpdated: T0 + 100 })
   })
 })
 

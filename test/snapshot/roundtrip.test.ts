@@ -18,6 +18,7 @@ const file = `${tmp.dir}/net.l1sim`
 let original: Network
 let loaded: Network
 let token: Hex
+let gameSubnet: string
 
 /** Both networks, each with one server per node (in-process: fastify inject). */
 const servers = new Map<Network, L1simServer[]>()
@@ -61,6 +62,12 @@ beforeAll(async () => {
   const { blockchainId } = w.p.createChain({ subnetId, name: 'game', vmId: SUBNET_EVM_ID, genesis: JSON.stringify(testGenesis({ chainId: 77777 })) })
   await n.startChainFromP(blockchainId)
   await transfer(n, n.l1('game')!.chain, 2, BOB, 3n)
+  // Converted to an L1 whose second validator runs out of balance (10 s at 1 nAVAX/s) before the save: inactive.
+  w.p.convertSubnetToL1({
+    subnetId, chainId: blockchainId, address: '0x0000000000000000000000000000000000000abc',
+    validators: [{ node: n.nodes[0]!.identity, weight: 100n, balance: AVAX }, { node: n.nodes[1]!.identity, weight: 100n, balance: 10n }],
+  })
+  gameSubnet = subnetId
   // Pending: the dex chain stops automining and holds a transaction in its pool.
   await rpc(n, 'dex', 'evm_setAutomine', [false])
   await rpc(n, 'dex', 'eth_sendTransaction', [{ from: n.devAccounts[3]!.address, to: BOB, value: '0x9' }])
@@ -89,6 +96,11 @@ async function expectSameAnswers(): Promise<void> {
   expect(loaded.primary.xchain.serialize()).toBe(original.primary.xchain.serialize())
   expect(loaded.primary.sharedMemory.serialize()).toBe(original.primary.sharedMemory.serialize())
   expect(loaded.clock.nowMs()).toBe(original.clock.nowMs())
+  // The registry keeps inactive L1 validators, marked, and each node's uptime view of them.
+  const set = (n: Network) => n.validators.current(gameSubnet).map((v) => ({ nodeId: v.nodeId, weight: v.weight, isActive: v.isActive }))
+  expect(set(original).find((v) => v.nodeId === original.nodes[1]!.nodeId)).toMatchObject({ weight: 100n, isActive: false })
+  expect(set(loaded)).toEqual(set(original))
+  expect(loaded.uptime.snapshot()).toEqual(original.uptime.snapshot())
   const c = String(original.cChain.chainId)
   const alice = original.devAccounts[0]!.address
   const urls = [

@@ -15,7 +15,8 @@ import { PChainState, PENDING_TO_CURRENT, Priority, isPermissionedValidator } fr
 
 /** Pushes validator sets out (the network's ValidatorRegistry satisfies it). */
 export interface ValidatorSetListener {
-  set(subnetId: string, entries: readonly ValidatorEntry[]): void
+  /** A subnet's new set, as of chain time `at` (unix seconds). */
+  set(subnetId: string, entries: readonly ValidatorEntry[], at?: number): void
 }
 
 /** Uptime of `nodeId` on `subnetId` since `startTime`, as a fraction in [0, 1]. */
@@ -189,6 +190,14 @@ export class PChain {
     }
   }
 
+  /**
+   * When the next block on the way to `cap` would be cut (a staker starts or ends, an L1 validator
+   * runs out of balance), or `cap` when none is due before it.
+   */
+  nextChangeTime(cap: number): number {
+    return this.#nextStakerChangeTime(cap)
+  }
+
   /** `GetNextStakerChangeTime` (+ L1 eviction time), capped at `cap`. */
   #nextStakerChangeTime(cap: number): number {
     let next = cap
@@ -329,14 +338,15 @@ export class PChain {
   getUtxo(txId: string, index: number) { return this.state.getUtxo(utxoKey(txId, index)) }
 
   /**
-   * The validator sets to push: primary (validators + delegations), permissioned subnets, L1s
-   * (active validators); each sorted by node id. Kept up to date incrementally: only the
+   * The active validator sets: primary (validators + delegations), permissioned subnets, L1s
+   * (active validators); each sorted by node id. The sets pushed to the listener also hold the
+   * inactive L1 validators (`isActive: false`). Kept up to date incrementally: only the
    * (subnet, node) entries and L1s the state reports changed are recomputed.
    */
   validatorSets(): Map<string, ValidatorEntry[]> {
     this.#refreshSets()
     const out = new Map<string, ValidatorEntry[]>()
-    for (const id of this.#setOrder()) out.set(id, this.#sets.get(id)!.slice())
+    for (const id of this.#setOrder()) out.set(id, this.#sets.get(id)!.filter((v) => v.isActive !== false))
     return out
   }
 
@@ -382,13 +392,17 @@ export class PChain {
     }
   }
 
-  /** Recomputes one subnet's set whole (an L1's from its active L1 validators). */
+  /** Recomputes one subnet's set whole (an L1's from its L1 validators, inactive ones marked). */
   #recomputeSubnet(id: string) {
     const st = this.state
     const subnet = st.getSubnet(id)
     const list: ValidatorEntry[] = []
     if (id !== PRIMARY_NETWORK_ID && subnet?.conversion) {
-      for (const v of st.l1ValidatorsOf(id)) if (v.endAccumulatedFee !== 0n) list.push({ nodeId: v.nodeId, weight: v.weight, blsPublicKey: hexToBytes(v.publicKey as `0x${string}`), startTime: BigInt(v.startTime), validationId: v.validationId })
+      for (const v of st.l1ValidatorsOf(id)) {
+        const entry: ValidatorEntry = { nodeId: v.nodeId, weight: v.weight, blsPublicKey: hexToBytes(v.publicKey as `0x${string}`), startTime: BigInt(v.startTime), validationId: v.validationId }
+        // A balance that ran out leaves the validator current but inactive (`IsActive`: EndAccumulatedFee ≠ 0).
+        list.push(v.endAccumulatedFee === 0n ? { ...entry, isActive: false } : entry)
+      }
     } else {
       for (const v of st.currentValidatorsOf(id)) list.push(this.#stakerEntry(id, v.nodeId)!)
     }
@@ -417,10 +431,10 @@ export class PChain {
     for (const subnetId of this.#setOrder()) {
       if (!due.has(subnetId)) continue
       const entries = this.#sets.get(subnetId)!
-      const fp = entries.map((e) => `${e.nodeId}|${e.weight}|${e.validationId ?? ''}`).join(',')
+      const fp = entries.map((e) => `${e.nodeId}|${e.weight}|${e.validationId ?? ''}|${e.isActive ?? ''}`).join(',')
       if (this.#pushed.get(subnetId) === fp) continue
       this.#pushed.set(subnetId, fp)
-      this.#listener.set(subnetId, entries.slice())
+      this.#listener.set(subnetId, entries.slice(), this.state.timestamp)
     }
   }
 

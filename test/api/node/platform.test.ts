@@ -7,7 +7,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { testGenesis } from '../../l1/helpers.js'
 import { formatPAddress, formatXAddress } from '../../../src/platform/secp256k1fx.js'
+import { ajs } from '../../platform/fixtures/ajs.js'
 import { call, result, sim, startTestDevnet, type TestDevnet } from './helpers.js'
+
+/** The slice of avalanchejs' `PVMApi` read here (its typings do not resolve under NodeNext). */
+type PVMApi = {
+  getCurrentValidators(params: { subnetID: string }): Promise<{ validators: Record<string, unknown>[] }>
+  getL1Validator(validationID: string): Promise<Record<string, unknown>>
+}
 
 let devnet: TestDevnet | undefined
 afterEach(async () => {
@@ -81,16 +88,29 @@ describe('the primary network through sim.*', () => {
     expect(listed.every((v) => v.isL1Validator && v.isActive && v.weight === 100)).toBe(true)
     expect(listed.map((v) => v.validationID).sort()).toEqual(converted.validators.map((v: any) => v.validationID).sort())
 
-    // The poorest validator runs out of balance: inactive (the L1 set drops it).
+    // The poorest validator runs out of balance after 2,000 s (1 nAVAX/s): inactive but still a
+    // current validator with its weight, as the P-chain's GetCurrentValidatorSet gives it to
+    // subnet-EVM; its uptime stops growing from then (2,000 of 3,600 s).
+    const start = network.clock.now()
     await sim(url, 'advanceTime', { seconds: 3600 })
     const poor = converted.validators.find((v: any) => v.nodeID === network.nodes[2]!.nodeId)!
     listed = await validatorsApi()
-    expect(listed.map((v) => v.nodeID)).not.toContain(poor.nodeID)
+    expect(listed.find((v) => v.nodeID === poor.nodeID)).toEqual({
+      validationID: poor.validationID, nodeID: poor.nodeID, weight: 100, startTimestamp: start,
+      isActive: false, isL1Validator: true, isConnected: true, uptimePercentage: 55.555557, uptimeSeconds: 2000,
+    })
+    expect(listed.filter((v) => v.isActive)).toHaveLength(2)
+    // The P-chain's own APIs, through avalanchejs: listed with its weight and a zero balance.
+    const pvmApi: PVMApi = new ajs.pvm.PVMApi(url)
+    const pListed = (await pvmApi.getCurrentValidators({ subnetID })).validators.find((v) => v.nodeID === poor.nodeID)
+    expect(pListed).toMatchObject({ validationID: poor.validationID, weight: '100', balance: '0' })
+    expect(await pvmApi.getL1Validator(poor.validationID)).toMatchObject({ nodeID: poor.nodeID, subnetID, weight: 100n, balance: 0n })
 
-    // Topped up: active again.
+    // Topped up: active again, online from then.
     await sim(url, 'increaseL1ValidatorBalance', { validationID: poor.validationID, amount: Number(1n * AVAX) })
+    await sim(url, 'advanceTime', { seconds: 400 })
     listed = await validatorsApi()
-    expect(listed.map((v) => v.nodeID)).toContain(poor.nodeID)
+    expect(listed.find((v) => v.nodeID === poor.nodeID)).toMatchObject({ isActive: true, uptimeSeconds: 2400, uptimePercentage: 60 })
 
     // Re-weighted.
     const first = converted.validators.find((v: any) => v.nodeID === network.nodes[0]!.nodeId)!
@@ -98,11 +118,11 @@ describe('the primary network through sim.*', () => {
     listed = await validatorsApi()
     expect(listed.find((v) => v.nodeID === first.nodeID)!.weight).toBe(250)
 
-    // Disabled: gone from the set.
+    // Disabled: inactive with its weight until the L1 sets it to 0.
     const second = converted.validators.find((v: any) => v.nodeID === network.nodes[1]!.nodeId)!
     await sim(url, 'disableL1Validator', { validationID: second.validationID })
     listed = await validatorsApi()
-    expect(listed.map((v) => v.nodeID)).not.toContain(second.nodeID)
+    expect(listed.find((v) => v.nodeID === second.nodeID)).toMatchObject({ isActive: false, weight: 100 })
   })
 
   it('transfers X → P → C and back, balances consistent on every chain', async () => {

@@ -41,7 +41,7 @@ export const GENESIS_TX = sha256(new TextEncoder().encode('genesis'))
 
 export function makeChain(opts: { durangoTime?: number; uptime?: (nodeId: string) => number } = {}) {
   const atomic = new MemAtomic()
-  const sets = new Map<string, readonly { nodeId: string; weight: bigint; validationId?: string }[]>()
+  const sets = new Map<string, readonly { nodeId: string; weight: bigint; validationId?: string; isActive?: false }[]>()
   const chain = new PChain({
     config: pchainConfig('local', { avaxAssetId: AVAX_ID, upgrades: { durangoTime: opts.durangoTime ?? 0, etnaTime: opts.durangoTime ?? 0 } }),
     genesisTimestamp: T0,

@@ -6,6 +6,8 @@ import { AVAX, GENESIS_TX, addr, idOf, makeChain, nodeId, owners, spend, warpMes
 
 const A = addr(1)
 const MANAGER = new Uint8Array(20).fill(0xee)
+/** The node ids of a pushed set's active validators (the set also holds inactive L1 validators). */
+const active = (set: readonly { nodeId: string; isActive?: false }[] | undefined) => set?.filter((e) => e.isActive !== false).map((e) => e.nodeId)
 
 function utxoOf(tx: PChainSignedTx) {
   const out = tx.unsigned.type === 'AdvanceTimeTx' || tx.unsigned.type === 'RewardValidatorTx' ? undefined : tx.unsigned.base.outputs[0]!
@@ -51,14 +53,16 @@ describe('L1 lifecycle', () => {
     chain.advanceTo(chain.timestamp + 10)
     expect(chain.state.getL1Validator(v0.validationId)!.endAccumulatedFee).toBe(0n)
     expect(chain.state.d.blocks.some((b) => b.timestamp === chain.state.d.blocks[3]!.timestamp + 1000)).toBe(true)
-    expect(sets.get(subnetId)?.map((e) => e.nodeId)).toEqual([v1.nodeId, v2.nodeId])
+    // Out of balance: still a current validator with its weight, inactive.
+    expect(active(sets.get(subnetId))).toEqual([v1.nodeId, v2.nodeId])
+    expect(sets.get(subnetId)?.find((e) => e.nodeId === v0.nodeId)).toMatchObject({ weight: 100n, isActive: false })
     expect(chain.l1ValidatorBalance(chain.state.getL1Validator(v1.validationId)!)).toBe(AVAX - 1009n)
 
     // top up v0 → active again
     const topUp = spend(chain, utxoOf(convertTx), 5000n, (b) => ({ type: 'IncreaseL1ValidatorBalanceTx', base: b, validationId: idFromCb58(v0.validationId), balance: 5000n }))
     chain.issueTx(topUp)
     expect(chain.l1ValidatorBalance(chain.state.getL1Validator(v0.validationId)!)).toBe(5000n)
-    expect(sets.get(subnetId)?.length).toBe(3)
+    expect(active(sets.get(subnetId))).toHaveLength(3)
 
     // re-weight v1 through a warp message from the manager
     const payload = encodeL1ValidatorWeight({ validationId: idFromCb58(v1.validationId), nonce: 0n, weight: 250n })
@@ -78,7 +82,9 @@ describe('L1 lifecycle', () => {
     chain.issueTx(disable)
     expect(chain.state.getL1Validator(v2.validationId)!.endAccumulatedFee).toBe(0n)
     expect(chain.getUtxo(showId(idOf(disable)), 1)?.utxo.output).toMatchObject({ amount: balanceV2 })
-    expect(sets.get(subnetId)?.map((e) => e.nodeId)).toEqual([v0.nodeId, v1.nodeId])
+    // Disabled: inactive, with its weight, until the L1 removes it.
+    expect(active(sets.get(subnetId))).toEqual([v0.nodeId, v1.nodeId])
+    expect(sets.get(subnetId)?.find((e) => e.nodeId === v2.nodeId)).toMatchObject({ weight: 100n, isActive: false })
   })
 })
 

@@ -9,7 +9,7 @@ import { NodeRpcError, defineNodeMethod } from '../types.js'
 export interface ValidatorsContext {
   /** The subnet whose chain serves `/ext/bc/<chain>/validators`. */
   subnetId: string
-  validators: Pick<ValidatorRegistry, 'get'>
+  validators: Pick<ValidatorRegistry, 'current'>
   clock: Pick<Clock, 'now'>
   /** The answering node's uptime tracker for this chain (synced with the subnet's validator set). */
   uptime: UptimeTracker
@@ -33,15 +33,15 @@ export type CurrentValidator = {
 
 /**
  * `validators.getCurrentValidators({nodeIDs?})` (subnet-evm `ValidatorsAPI`): the L1's current
- * validators with this node's view of their uptime and connection. An empty or absent `nodeIDs`
- * returns all. Uptime percentage is `float32(up / (lastUpdated − start) · 100)` (100 when no time
- * has passed).
+ * validators (the P-chain's `GetCurrentValidatorSet`: an L1 validator whose balance ran out stays,
+ * `isActive: false`) with this node's view of their uptime and connection. An empty or absent
+ * `nodeIDs` returns all. Uptime percentage is `float32(up / (lastUpdated − start) · 100)` (100 when
+ * no time has passed); an inactive validator gains no uptime.
  *
  * Differences: a node returns the validators in Go map order (random on every call); l1sim keeps
  * the validator set's order. Entries without a `validationId` (subnet validators registered
  * before P-chain transactions exist) get a stand-in id, {@link validationIdOf}. `weight` is a
- * bigint (exact uint64; `encodeGoJson` writes it bare, `JSON.stringify` cannot). Every validator
- * is active.
+ * bigint (exact uint64; `encodeGoJson` writes it bare, `JSON.stringify` cannot).
  */
 export const getCurrentValidators = defineNodeMethod(
   objectParams({ nodeIDs: nodeIdArray }),
@@ -49,7 +49,7 @@ export const getCurrentValidators = defineNodeMethod(
     const wanted = new Set(nodeIDs)
     const now = ctx.clock.now()
     const validators: CurrentValidator[] = []
-    for (const entry of ctx.validators.get(ctx.subnetId)) {
+    for (const entry of ctx.validators.current(ctx.subnetId)) {
       if (wanted.size > 0 && !wanted.has(entry.nodeId)) continue
       const id = validationIdOf(ctx.subnetId, entry)
       let up: { upDurationSeconds: number; lastUpdated: number }
@@ -65,7 +65,7 @@ export const getCurrentValidators = defineNodeMethod(
         nodeID: entry.nodeId,
         weight: entry.weight,
         startTimestamp: Number(entry.startTime),
-        isActive: true,
+        isActive: entry.isActive !== false,
         isL1Validator: entry.validationId !== undefined,
         isConnected: ctx.isConnected(entry.nodeId),
         uptimePercentage: float32Json(fraction * 100),
