@@ -11,7 +11,8 @@ let network: Network
 let server: L1simServer
 beforeAll(async () => {
   network = await createNetwork({ nodes: 1, dataApi: { rateLimits: { weights: { listTokens: 7 } } } })
-  server = createServer({ network })
+  // The document names the origin a request reached it by: a server published under a name allows that name.
+  server = createServer({ network, allowedHosts: ['localhost', 'devnet.test'] })
   await server.ready()
 })
 afterAll(async () => {
