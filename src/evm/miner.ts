@@ -1,6 +1,7 @@
 import { createAddressFromString, bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { buildBlock, type RunTxResult } from '@ethereumjs/vm'
+import { MAX_TIME, TimeOutOfRangeError } from '../core/clock.js'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
 import { forkActiveAt } from './common.js'
@@ -80,6 +81,9 @@ export class Miner {
       const tips = candidates.reduce((sum, c) => sum + tipCover(c.tx, fees.baseFee), 0n)
       for (let i = 0; i < 3600 && fees.blockGasCost > tips; i++) fees = chain.nextFees(++timestamp)
     }
+    // A block past the clock's last second would move the clock where it cannot go (and, as a
+    // parent, hand its children timestamps past it).
+    if (timestamp > BigInt(MAX_TIME)) throw new TimeOutOfRangeError()
     const headerData = chain.nextHeaderData(timestamp, fees)
     const baseFee = fees.baseFee
     await chain.hooks.beforeBlock?.(chain, { number: parent.number + 1n, timestamp, parentTimestamp: parent.block.header.timestamp })
