@@ -326,6 +326,10 @@ if (!external) Object.assign(results, await indexerBench())
 // at 100 and 10,000 blocks. See bench/snapshot.js.
 const { snapshotBench, snapshotTargets } = await import('./snapshot.js')
 if (!external) Object.assign(results, await snapshotBench())
+// One request mining 100,000 blocks (issue 14): its time, the heap per empty block, health answered
+// meanwhile. See bench/mine.js.
+const { mineBench } = await import('./mine.js')
+if (!external) Object.assign(results, await mineBench())
 
 const targets = {
   ...pchainTargets,
