@@ -329,6 +329,10 @@ if (!external) Object.assign(results, await snapshotBench())
 // eth_call on 5,000 distinct slots (issue 14): the last thousand calls cost what the first did. See bench/ethCall.js.
 const { ethCallBench, ethCallTargets } = await import('./ethCall.js')
 if (!external) Object.assign(results, await ethCallBench())
+// One request mining 100,000 blocks (issue 14): its time, the heap per empty block, health answered
+// meanwhile. See bench/mine.js.
+const { mineBench } = await import('./mine.js')
+if (!external) Object.assign(results, await mineBench())
 
 const targets = {
   ...pchainTargets,

@@ -14,6 +14,15 @@ export type ClockOptions = {
 /** 2026-01-01T00:00:00Z: the default start of a manual clock, so runs are reproducible. */
 export const DEFAULT_MANUAL_START = 1_767_225_600
 
+/**
+ * 9999-12-31T23:59:59Z, the latest time the network keeps (unix seconds): the last second Go's
+ * `time.Time` writes as JSON (the health API's timestamps), far below what a block header's
+ * uint64 holds, and in milliseconds well inside the integers a double holds exactly, so
+ * arithmetic on the clock stays exact (past 2^53 ms, adding a health period to a time is a no-op
+ * and a catch-up loop never ends).
+ */
+export const MAX_TIME = 253_402_300_799
+
 export type ClockSnapshot = { offsetMs: number; mode: ClockMode; anchorWallMs: number }
 
 /**
@@ -26,18 +35,27 @@ export type Clock = {
   now(): number
   /** Current time in unix milliseconds. */
   nowMs(): number
-  /** Move time forward by `seconds` (may be fractional). Negative values are refused. */
+  /** Move time forward by `seconds` (may be fractional). Negative values, and times past {@link MAX_TIME}, are refused. */
   advance(seconds: number): void
-  /** Jump to an absolute time in unix seconds; refused if it is before now. */
+  /** Jump to an absolute time in unix seconds; refused if it is before now or past {@link MAX_TIME}. */
   setTime(seconds: number, options?: { allowBackwards?: boolean }): void
   setMode(mode: ClockMode): void
   snapshot(): ClockSnapshot
   restore(snapshot: ClockSnapshot): void
 }
 
+/** A time past {@link MAX_TIME} was asked for. */
+export class TimeOutOfRangeError extends InvalidArgumentError {
+  override name = 'TimeOutOfRangeError'
+  constructor() {
+    super(`cannot move the clock past 9999-12-31T23:59:59Z (unix time ${MAX_TIME})`)
+  }
+}
+
 export function createClock(options: ClockOptions = {}): Clock {
   const wallNow = options.wallNow ?? Date.now
   let mode: ClockMode = options.mode ?? 'manual'
+  if (options.start !== undefined && options.start > MAX_TIME) throw new TimeOutOfRangeError()
   const startMs =
     options.start !== undefined
       ? options.start * 1000
@@ -64,11 +82,14 @@ export function createClock(options: ClockOptions = {}): Clock {
       if (!Number.isFinite(seconds) || seconds < 0)
         throw new InvalidArgumentError(`cannot advance the clock by ${seconds} seconds`)
       rebase()
-      offsetMs += Math.round(seconds * 1000)
+      const target = offsetMs + Math.round(seconds * 1000)
+      if (target > MAX_TIME * 1000) throw new TimeOutOfRangeError()
+      offsetMs = target
     },
     setTime(seconds, { allowBackwards = false } = {}) {
       if (!Number.isFinite(seconds) || seconds < 0)
         throw new InvalidArgumentError(`invalid time ${seconds}`)
+      if (seconds > MAX_TIME) throw new TimeOutOfRangeError()
       rebase()
       const target = Math.round(seconds * 1000)
       if (target < offsetMs && !allowBackwards)

@@ -12,6 +12,18 @@ export function toQuantity(value: bigint | number): Hex {
   return `0x${n.toString(16)}`
 }
 
+/**
+ * `bytes` as `0x…` in one flat string. ethereumjs' `bytesToHex` concatenates a piece per byte, a
+ * rope of ~30 string objects for a 32-byte hash, which a string kept for the chain's life (a
+ * block's hash, a key of the store's maps) keeps whole: ~0.9 KB per block instead of ~90 B.
+ */
+export function flatHex(bytes: Uint8Array): Hex {
+  const out = Buffer.allocUnsafe(2 + bytes.length * 2)
+  out.write('0x', 0, 'latin1')
+  out.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'), 2, 'latin1')
+  return out.toString('latin1') as Hex
+}
+
 const HEX_DIGITS = /^[0-9a-f]*$/i
 
 /**

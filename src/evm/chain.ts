@@ -167,6 +167,8 @@ export class EvmChain {
     this.lock = createMutex(options.onLockWait)
     this.hooks = options.hooks ?? {}
     this.mining = options.mining ?? { mode: 'auto' }
+    if (this.mining.mode === 'interval' && !(Number.isSafeInteger(this.mining.interval) && this.mining.interval >= 1))
+      throw new InvalidArgumentError(`the mining interval must be a whole number of seconds, 1 or more, got ${this.mining.interval}`)
     if (this.mining.mode === 'interval')
       this.nextIntervalAt = BigInt(options.clock.now()) + BigInt(this.mining.interval)
     const extras = options.hooks?.genesisExtras?.(options.genesis.timestamp)

@@ -11,6 +11,7 @@ import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type CreateL1Context, type L1, type L1Options } from './l1.js'
 import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
 import { FaultState } from './faults.js'
+import { mineDueIntervalBlocks } from './intervalMining.js'
 import { SimNode, type NodeEnvironment, type NodeOptions } from './node.js'
 import { WaitRecorder } from './profiler.js'
 import { NetworkUptime } from './uptime.js'
@@ -97,6 +98,8 @@ export class Network {
   #nextSnapshotId = 1n
   #initial: NetworkSnapshot | undefined
   #timer: NodeJS.Timeout | undefined
+  /** The last {@link tick} pass, which the next one waits for. */
+  #ticks: Promise<void> = Promise.resolve()
 
   private constructor(init: {
     presetName: NetworkPresetName
@@ -491,30 +494,43 @@ export class Network {
 
   /**
    * Moves network time forward and lets time-driven work catch up: interval mining builds the
-   * blocks that fell due, at their due timestamps.
+   * blocks that fell due, at their due timestamps (at most 1,000 per chain: see
+   * `intervalMining.ts`), the P-chain moves its stakers, and health checks run. Refused past `MAX_TIME`
+   * (year 9999).
    */
   async advanceTime(seconds: number): Promise<void> {
     this.clock.advance(seconds)
     await this.tick()
   }
 
-  /** Runs time-driven work that is due now (called by advanceTime and the realtime timer). */
-  async tick(): Promise<void> {
+  /**
+   * Runs time-driven work that is due now (called by advanceTime and the realtime timer). One
+   * pass at a time: a catch-up of interval blocks yields to the event loop, and a second pass
+   * started meanwhile would find the same blocks due.
+   */
+  tick(): Promise<void> {
+    const pass = this.#ticks.then(() => this.#tick())
+    this.#ticks = pass.catch(() => undefined)
+    return pass
+  }
+
+  async #tick(): Promise<void> {
     const now = BigInt(this.clock.now())
-    for (const chain of this.chains) {
-      while (chain.mining.mode === 'interval' && chain.nextIntervalAt !== undefined && chain.nextIntervalAt <= now) {
-        const at = chain.nextIntervalAt
-        chain.nextIntervalAt = at + BigInt(chain.mining.interval)
-        const parentTime = chain.head.block.header.timestamp
-        await chain.miner.mine({ timestamp: at > parentTime ? at : parentTime + 1n })
-      }
-    }
+    for (const chain of this.chains) await mineDueIntervalBlocks(chain, now)
     this.primary.advanceTo(this.clock.now())
     for (const node of this.nodes) await node.health.tick()
   }
 
   #startTimer(): void {
-    this.#timer = setInterval(() => void this.tick().catch(() => undefined), 250)
+    // A pass still running when the timer fires again is not queued behind: the next one catches up.
+    let running = false
+    this.#timer = setInterval(() => {
+      if (running) return
+      running = true
+      void this.tick()
+        .catch(() => undefined)
+        .finally(() => (running = false))
+    }, 250)
     this.#timer.unref()
   }
 
