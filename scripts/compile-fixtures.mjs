@@ -30,6 +30,7 @@ const CONTRACTS = [
   { file: 'Factory.sol', contractName: 'Factory' },
   { file: 'Caller.sol', contractName: 'Caller' },
   { file: 'GasProbe.sol', contractName: 'GasProbe' },
+  { file: 'DelegateCaller.sol', contractName: 'DelegateCaller' },
 ]
 
 const sources = {}

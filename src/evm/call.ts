@@ -291,6 +291,8 @@ export async function estimateGas(chain: EvmChain, request: CallRequest, tag: Bl
         const err = r.execResult.exceptionError
         return { success: !err, returnValue: r.execResult.returnValue, gasUsed: r.totalGasSpent, reverted: err?.error === 'revert', error: err?.error }
       } catch (error) {
+        // A refusal of the message itself (a voided execution): geth's estimator bails out with it.
+        if (error instanceof TxRejectedError) throw new TxRejectedError(`failed with ${gas} gas: ${error.shortMessage}`, { cause: error })
         const message = (error as Error).message
         // geth's estimator treats ErrIntrinsicGas as too little gas ("gas required exceeds allowance").
         if (/^INTRINSIC_GAS_TOO_LOW|^intrinsic gas too low/.test(message)) return { success: false, returnValue: new Uint8Array(), gasUsed: gas, reverted: false, error: 'out of gas' }

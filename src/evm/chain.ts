@@ -17,6 +17,7 @@ import { UnknownBlockError } from './errors.js'
 import type { FeeRules, NextBlockFees, ParentHeaderInfo } from './feeRules.js'
 import { Miner } from './miner.js'
 import { TxPool, type PoolTx } from './pool.js'
+import { installFrameUnwind } from './statefulHost.js'
 import { ChainStore } from './store.js'
 import { TrieNodeMap } from './trieNodes.js'
 import { StoreBlockchain } from './storeBlockchain.js'
@@ -226,6 +227,7 @@ export class EvmChain {
     const store = new ChainStore()
     const blockchain = new StoreBlockchain(store)
     const vm = await createVM({ common, stateManager, blockchain, setHardfork: true, evmOpts: { customOpcodes: [PREVRANDAO_IS_DIFFICULTY] } })
+    installFrameUnwind(vm)
     options.hooks?.prepareVM?.(vm)
     const chain = new EvmChain({ options, common, vm, blockchain, stateManager, store, genesis })
     await chain.hooks.afterHeadChange?.(chain)
@@ -375,6 +377,7 @@ export class EvmChain {
   async copyVM(block: StoredBlock = this.store.head): Promise<VM> {
     const vm = await this.vm.shallowCopy(false)
     vm.common.setHardforkBy({ blockNumber: block.number, timestamp: block.block.header.timestamp })
+    installFrameUnwind(vm)
     this.hooks.prepareVM?.(vm)
     return vm
   }

@@ -3,6 +3,7 @@ import { EVMError } from '@ethereumjs/evm'
 import { Account, createAddressFromString, setLengthLeft, type Address } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import type { Hex } from '../core/hex.js'
+import { TxRejectedError } from './errors.js'
 import type { PrecompileRules, PrecompileState, StatefulPrecompile } from './precompiles/types.js'
 
 /** Unix time from which a DELEGATECALL/CALLCODE into a stateful precompile invalidates its transaction (until Granite). */
@@ -17,8 +18,14 @@ export type StatefulHost = {
   createRefusal(origin: Hex, timestamp: bigint, state: PrecompileState): Promise<string | undefined>
 }
 
-/** Thrown out of the EVM when a transaction must not be included at all (pre-Granite delegatecall rule). */
-export class InvalidatedExecutionError extends Error {
+/**
+ * Thrown out of the EVM when a message is void as a whole (the pre-Granite delegatecall rule):
+ * libevm's `InvalidateExecution`, which subnet-EVM's state transition returns as the message's
+ * error, so a call fails with it and the miner leaves the transaction out. Its message is the
+ * node's (`params/hooks_libevm.go`). Unwinding the frames it crosses is
+ * {@link installFrameUnwind}'s work.
+ */
+export class InvalidatedExecutionError extends TxRejectedError {
   override name = 'InvalidatedExecutionError'
 }
 
@@ -137,8 +144,10 @@ export function installStatefulHost(vm: VM, host: StatefulHost): void {
     const codeAddress = (message.codeAddress ?? message.to)!.toString() as Hex
     if (message.delegatecall || (to !== undefined && to !== codeAddress)) {
       if (rules.isGranite) return { returnValue: new Uint8Array(0), executionGasUsed: gasLimit, exceptionError: new EVMError(EVMError.errorMessages.REVERT) }
+      // libevm goes on running the message and voids it at the end; nothing of it survives, so
+      // stopping here answers the same.
       if (block.timestamp >= INVALIDATE_DELEGATE_UNIX)
-        throw new InvalidatedExecutionError(`delegatecall to stateful precompile ${codeAddress} invalidates the transaction`)
+        throw new InvalidatedExecutionError(`precompile cannot be called with ${message.delegatecall ? 'DELEGATECALL' : 'CALLCODE'}`)
     }
     const logs: [Uint8Array, Uint8Array[], Uint8Array][] = []
     const addressBytes = createAddressFromString(codeAddress).bytes
@@ -167,3 +176,44 @@ export function installStatefulHost(vm: VM, host: StatefulHost): void {
   }
 }
 
+const UNWINDS = Symbol('l1sim.frameUnwind')
+
+type FrameInternals = {
+  runCall(opts: unknown): Promise<unknown>
+  journal: { revert(): Promise<void> }
+  transientStorage: { revert(): void }
+  [UNWINDS]?: boolean
+}
+/** Private fields of ethereumjs 10.1.3 read here: the depth of the journal's checkpoints and of transient storage's. */
+type Depths = { journal: { journalHeight: number }; transientStorage: { _indices: number[] } }
+
+/**
+ * Makes every call frame of `vm`'s EVM give back, when an exception that is not an EVM error
+ * escapes it, the checkpoints it took. In ethereumjs 10.1.3, `EVM.runCall` takes a journal
+ * checkpoint (one of the state manager) and one of transient storage for each frame, and
+ * reverts or commits them once the frame has a result; an exception (an
+ * {@link InvalidatedExecutionError}, a failed read, a bug) skips both. The frames' checkpoints
+ * then stay open under whoever ran the message: `runTx` reverts its own two levels, which are
+ * now the frames', and leaves its own open (the sender's nonce and gas stay in the block being
+ * built), a call's scratch checkpoint no longer covers what it wrote (the writes stay in the
+ * live state), and transient storage keeps the values for the next message. Unwinding each frame
+ * to the depths it found restores what the callers count on. Apply to every VM a chain makes.
+ */
+export function installFrameUnwind(vm: VM): void {
+  const evm = vm.evm as unknown as FrameInternals
+  if (evm[UNWINDS]) return
+  evm[UNWINDS] = true
+  const depths = evm as unknown as Depths
+  const runCall = evm.runCall.bind(evm)
+  evm.runCall = async (opts) => {
+    const journalHeight = depths.journal.journalHeight
+    const transientHeight = depths.transientStorage._indices.length
+    try {
+      return await runCall(opts)
+    } catch (error) {
+      while (depths.journal.journalHeight > journalHeight) await evm.journal.revert()
+      while (depths.transientStorage._indices.length > transientHeight) evm.transientStorage.revert()
+      throw error
+    }
+  }
+}

@@ -14,6 +14,7 @@ import { BaseError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
 import { applyOverrides, contextBlock, RPC_GAS_CAP, txDataOf, withScratchVM, type CallRequest, type StateOverrides } from './call.js'
 import type { EvmChain } from './chain.js'
+import { TxRejectedError } from './errors.js'
 import { intrinsicGas } from './intrinsicGas.js'
 import { CallTracer, type CallFrameJson, type CallTracerConfig } from './tracers/callTracer.js'
 import { attachTracer, type EvmTracer } from './tracers/common.js'
@@ -265,6 +266,8 @@ async function traceMessage(chain: EvmChain, vm: VM, stored: StoredBlock, reques
       runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true }),
     )
   } catch (error) {
+    // ApplyMessage's errors (a voided execution among them) fail the trace; others are the tracer's.
+    if (error instanceof TxRejectedError) throw fail(error.shortMessage)
     if (error instanceof BaseError) throw error
     throw fail((error as Error).message.replace(/ \(.*$/s, ''))
   }
