@@ -14,6 +14,7 @@ import { InvalidArgumentError } from './errors.js'
 import { bytesToHex, hexToBytes, type Hex } from './hex.js'
 import { nodeIdToString } from './ids.js'
 import { nativeKeccak256, nativeSecp256k1 } from './native.js'
+import { DEFAULT_NODE_BLS_KEYS } from './blsDefaults.js'
 
 /**
  * Keys the emulator hands out: the funded dev accounts every EVM tool expects (the Hardhat/anvil
@@ -223,11 +224,9 @@ export function createNodeIdentity(seed: Uint8Array): NodeIdentity {
   const stakingPublicKey = compressPublicKey(secp256k1PublicKey(stakingPrivateKey))
   const nodeIdBytes = shortIdFromPublicKey(stakingPublicKey)
   const blsSeed = seed.slice()
-  let secretKey: Uint8Array | undefined
-  let publicKey: Uint8Array | undefined
-  let pop: Hex | undefined
-  const blsSecretKey = () => (secretKey ??= blsKeyGen(blsSeed))
-  const blsPublicKey = () => (publicKey ??= bls12_381.longSignatures.getPublicKey(blsSecretKey()).toBytes(true))
+  const bls = blsMemoOf(blsSeed)
+  const blsSecretKey = () => (bls.secretKey ??= blsKeyGen(blsSeed))
+  const blsPublicKey = () => (bls.publicKey ??= bls12_381.longSignatures.getPublicKey(blsSecretKey()).toBytes(true))
   return {
     nodeId: nodeIdToString(nodeIdBytes),
     nodeIdBytes,
@@ -240,9 +239,37 @@ export function createNodeIdentity(seed: Uint8Array): NodeIdentity {
       return bytesToHex(blsPublicKey())
     },
     get proofOfPossession() {
-      return (pop ??= bytesToHex(signWithDst(blsSecretKey(), blsPublicKey(), BLS_POP_DST)))
+      return (bls.pop ??= bytesToHex(signWithDst(blsSecretKey(), blsPublicKey(), BLS_POP_DST)))
     },
   }
+}
+
+type BlsMemo = { secretKey?: Uint8Array; publicKey?: Uint8Array; pop?: Hex }
+
+/**
+ * The BLS keys and proofs of possession derived from each seed, as they get computed: pure
+ * functions of the seed, ~15 ms a node with noble, and every network's genesis holds its nodes'
+ * (their genesis validator txs carry the signer), while the same seed gives every network the same
+ * nodes (tests create hundreds). A memo of values, not state: bounded, and dropped whole when full.
+ */
+const blsMemo = new Map<string, BlsMemo>()
+const BLS_MEMO_LIMIT = 4096
+const seedDefaults = () => {
+  for (const [seed, publicKey, pop] of DEFAULT_NODE_BLS_KEYS) blsMemo.set(seed, { publicKey: hexToBytes(`0x${publicKey}`), pop: `0x${pop}` })
+}
+seedDefaults()
+
+function blsMemoOf(seed: Uint8Array): BlsMemo {
+  const key = Buffer.from(seed).toString('hex')
+  let memo = blsMemo.get(key)
+  if (!memo) {
+    if (blsMemo.size >= BLS_MEMO_LIMIT) {
+      blsMemo.clear()
+      seedDefaults()
+    }
+    blsMemo.set(key, (memo = {}))
+  }
+  return memo
 }
 
 const BLS_KEYGEN_SALT = utf8ToBytes('BLS-SIG-KEYGEN-SALT-')

@@ -16,6 +16,7 @@ import { SimNode, type NodeEnvironment, type NodeOptions } from './node.js'
 import { WaitRecorder } from './profiler.js'
 import { NetworkUptime } from './uptime.js'
 import { PrimaryNetwork, type PrimarySnapshot } from './primary.js'
+import { buildNetworkGenesis, GENESIS_VERSION, type GenesisVersion } from './genesis.js'
 import type { UptimeFn, ValidatorSetListener } from '../platform/pchain/chain.js'
 import { PWallet } from '../platform/pchain/wallet.js'
 import { Keychain, XWallet } from '../platform/xchain/wallet.js'
@@ -46,6 +47,11 @@ export type NetworkOptions = {
   node?: NodeOptions
   /** The /v1 data API's settings (prices, API keys and rate limits, its own port). */
   dataApi?: DataApiOptions
+  /**
+   * The genesis layout (see {@link GenesisVersion}): 2, avalanchego's, unless a snapshot file
+   * saved before it is loaded (its options have none: 1). Not meant to be set by hand.
+   */
+  genesisVersion?: GenesisVersion
 }
 
 export const DEFAULT_DEV_BALANCE = 10_000n * 10n ** 18n
@@ -57,9 +63,6 @@ type NetworkSnapshot = {
   uptime: ReturnType<NetworkUptime['snapshot']>
   primary: PrimarySnapshot
 }
-
-/** Weight of each primary-network validator: 2,000 AVAX in nAVAX, as in the local genesis. */
-export const PRIMARY_VALIDATOR_WEIGHT = 2_000_000_000_000n
 
 /**
  * The whole emulated network: one clock, the nodes, and the chains (the C-chain today). It owns
@@ -147,12 +150,18 @@ export class Network {
     const random = createSeededRandom(options.seed ?? 'l1sim')
     const clock = createClock(options.clock)
     const { wallNow: _wallNow, ...clockSettings } = options.clock ?? {}
-    const created: NetworkOptions = { ...options, clock: { ...clockSettings, mode: clock.mode, start: clock.nowMs() / 1000 } }
+    const genesisVersion = options.genesisVersion ?? GENESIS_VERSION
+    const created: NetworkOptions = { ...options, clock: { ...clockSettings, mode: clock.mode, start: clock.nowMs() / 1000 }, genesisVersion }
     const devAccounts = deriveDevAccounts({ mnemonic: options.mnemonic ?? DEFAULT_MNEMONIC, count: options.accounts ?? 20 })
     const identities = Array.from({ length: nodeCount }, (_, index) => createNodeIdentity(random.derive(`node/${index}`)))
     const nodeIds = identities.map((identity) => identity.nodeId)
     const waits = new WaitRecorder()
     const balance = options.balance ?? DEFAULT_DEV_BALANCE
+    // The genesis validators start with the P-chain (as its genesis stakers do): the uptime
+    // trackers count from the registry's start and the P-chain divides by the time since its
+    // staker's start, so the two must be the same instant or the percentage leaves 0–100.
+    const genesisTime = clock.now()
+    const genesis = buildNetworkGenesis({ presetName, preset, genesisTime, nodes: identities, version: genesisVersion })
     const cChain = await createEvmChain({
       alias: 'C',
       chainId: BigInt(preset.evmChainId),
@@ -172,18 +181,15 @@ export class Network {
         gasLimit: 10_000_000n,
         baseFeePerGas: 1n,
         extraData: '0x00',
-        alloc: Object.fromEntries(devAccounts.map((a) => [a.address.toLowerCase(), { balance }])),
+        // The genesis' own accounts (ewoq on local), then the dev accounts.
+        alloc: Object.fromEntries([...Object.entries(genesis.cAlloc).map(([address, value]) => [address, { balance: value }]), ...devAccounts.map((a) => [a.address.toLowerCase(), { balance }])]),
       },
       mining: options.mining,
       hooks: { genesisExtras: (timestamp) => corethGenesisExtras(preset.upgrades, timestamp) },
       onLockWait: waits.observer('chain C'),
     })
     const validators = new ValidatorRegistry()
-    // The genesis validators start with the P-chain (as its genesis stakers do): the uptime
-    // trackers count from the registry's start and the P-chain divides by the time since its
-    // staker's start, so the two must be the same instant or the percentage leaves 0–100.
-    const genesisTime = clock.now()
-    validators.set(PRIMARY_NETWORK_ID, identities.map((n) => nodeValidatorEntry(n, PRIMARY_VALIDATOR_WEIGHT, BigInt(genesisTime))))
+    validators.set(PRIMARY_NETWORK_ID, identities.map((n, i) => nodeValidatorEntry(n, genesis.weights[i]!, BigInt(genesisTime))))
     const l1s: L1[] = []
     const l1Context: CreateL1Context = {
       preset,
@@ -224,7 +230,7 @@ export class Network {
       validators: pchainSets,
       uptime: (nodeId, subnetId, start, end) => uptimeOf(nodeId, subnetId, start, end),
       genesisTxId: random.derive('pchain/genesis-utxos'),
-      genesisValidators: identities.map((n, i) => ({ nodeId: n.nodeId, weight: PRIMARY_VALIDATOR_WEIGHT, txId: random.derive(`pchain/genesis-validator/${i}`) })),
+      genesis,
     })
     const now = () => clock.now()
     const faults = new FaultState({ nodeCount, now })

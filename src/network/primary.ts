@@ -12,14 +12,12 @@ import { PChain, type UptimeFn, type ValidatorSetListener } from '../platform/pc
 import { pchainConfig } from '../platform/pchain/config.js'
 import { authenticate } from '../platform/pchain/auth.js'
 import { PChainAtomicMemory } from '../platform/pchain/atomicAdapter.js'
-import { localGenesisAllocations, XChain } from '../platform/xchain/chain.js'
+import { XChain } from '../platform/xchain/chain.js'
 import type { XStateSnapshot } from '../platform/xchain/state.js'
 import { devAccountAllocations, type Keychain } from '../platform/xchain/wallet.js'
 import { CAtomicBackend } from './cAtomicBackend.js'
+import type { NetworkGenesis } from './genesis.js'
 import type { NetworkPreset, NetworkPresetName } from './presets.js'
-
-/** The primary network's initial AVAX supply the reward formula starts from (local genesis: 360M AVAX, in nAVAX). */
-export const PRIMARY_INITIAL_SUPPLY = 360_000_000n * 1_000_000_000n
 
 /** Each dev account's AVAX on the X-chain at genesis, in nAVAX (10,000 AVAX, as on the C-chain). */
 export const DEV_X_BALANCE = 10_000n * 1_000_000_000n
@@ -44,14 +42,11 @@ export type PrimaryNetworkOptions = {
   validators: ValidatorSetListener
   /** Uptime of a validator on a subnet as the network measures it (rewards need 80%). */
   uptime: UptimeFn
-  /** 32 bytes naming the genesis UTXOs' pseudo transaction. */
+  /** 32 bytes naming the dev accounts' P-chain UTXOs' pseudo transaction. */
   genesisTxId: Uint8Array
-  /** The simulated nodes, the P-chain's genesis validators (as the local genesis' initial stakers). */
-  genesisValidators: readonly { nodeId: string; weight: bigint; txId: Uint8Array }[]
+  /** The genesis of the preset (see `buildNetworkGenesis`), with the simulated nodes as initial stakers. */
+  genesis: NetworkGenesis
 }
-
-/** How long the genesis validators validate: a year from genesis, as the local genesis stakes them. */
-export const GENESIS_STAKING_DURATION = 365 * 24 * 3600
 
 /**
  * The primary network's non-EVM side: the X-chain, the shared memory atomic transfers go through,
@@ -72,14 +67,20 @@ export class PrimaryNetwork {
       config: pchainConfig(presetName, { avaxAssetId: preset.avaxAssetId }),
       chainId: preset.pChainId,
       genesisTimestamp: genesisTime,
-      initialSupply: PRIMARY_INITIAL_SUPPLY,
-      genesisUtxos: options.devAccounts.map((account, index) => ({
-        txId: options.genesisTxId,
-        outputIndex: index,
-        assetId: idFromString(preset.avaxAssetId),
-        output: { type: 'TransferOutput', amount: DEV_P_BALANCE, owners: { locktime: 0n, threshold: 1, addrs: [addressFromPublicKey(hexToBytes(account.publicKey))] } },
-      })),
-      genesisValidators: options.genesisValidators.map((v) => ({ ...v, endTime: genesisTime + GENESIS_STAKING_DURATION })),
+      initialSupply: options.genesis.platform.initialSupply,
+      genesis: {
+        ...options.genesis.pchain,
+        // The dev accounts' funds are the emulator's, beside the genesis' own UTXOs (which all have the empty tx id).
+        utxos: [
+          ...(options.genesis.pchain.utxos ?? []),
+          ...options.devAccounts.map((account, index) => ({
+            txId: options.genesisTxId,
+            outputIndex: index,
+            assetId: idFromString(preset.avaxAssetId),
+            output: { type: 'TransferOutput' as const, amount: DEV_P_BALANCE, owners: { locktime: 0n, threshold: 1, addrs: [addressFromPublicKey(hexToBytes(account.publicKey))] } },
+          })),
+        ],
+      },
       authenticate,
       atomic: new PChainAtomicMemory({ sharedMemory: this.sharedMemory, preset: presetName }),
       uptime: options.uptime,
@@ -89,7 +90,8 @@ export class PrimaryNetwork {
       preset: presetName,
       clock,
       sharedMemory: this.sharedMemory,
-      genesis: [...(presetName === 'local' ? localGenesisAllocations() : []), ...devAccountAllocations(options.devAccounts, DEV_X_BALANCE)],
+      genesis: options.genesis.xAllocations,
+      extraGenesis: devAccountAllocations(options.devAccounts, DEV_X_BALANCE),
     })
     this.#cChain = cChain
     this.#backend = new CAtomicBackend(cChain)

@@ -94,6 +94,8 @@ export async function loadNetwork(path: string, overrides: LoadOverrides = {}): 
     // Created in manual mode at the original start, so no timer runs while the state goes back.
     network = await Network.create({
       ...options,
+      // A file saved before the real local genesis names no layout: its network started from the old one.
+      genesisVersion: options.genesisVersion ?? 1,
       clock: { ...(overrides.clock?.wallNow ? { wallNow: overrides.clock.wallNow } : {}), mode: 'manual', ...(options.clock?.start !== undefined ? { start: options.clock.start } : {}) },
       node: { ...options.node, ...overrides.node },
       dataApi: { ...options.dataApi, ...overrides.dataApi },

@@ -20,6 +20,7 @@ import {
   verifyProofOfPossession,
 } from '../../src/core/keys.js'
 import { createSeededRandom } from '../../src/core/random.js'
+import { DEFAULT_NODE_BLS_KEYS } from '../../src/core/blsDefaults.js'
 import { expectThrows } from '../helpers/expectThrows.js'
 
 vi.mock('node:crypto', async (importOriginal) => {
@@ -124,6 +125,20 @@ describe('createNodeIdentity', () => {
   it('derives the node id from the staking key', () => {
     expect(secp256k1.getPublicKey(a.stakingPrivateKey, true)).toEqual(a.stakingPublicKey)
     expect(a.nodeIdBytes).toEqual(shortIdFromPublicKey(a.stakingPublicKey))
+  })
+
+  it('the default network\'s nodes (seed l1sim, known in advance) have the keys and proofs their seeds give', () => {
+    const random = createSeededRandom('l1sim')
+    for (let i = 0; i < DEFAULT_NODE_BLS_KEYS.length; i++) {
+      const seed = random.derive(`node/${i}`)
+      const [known, publicKey, pop] = DEFAULT_NODE_BLS_KEYS[i]!
+      expect(bytesToHex(seed)).toBe(`0x${known}`)
+      // from the secret key, which is derived (not known in advance), with noble directly
+      const node = createNodeIdentity(seed)
+      expect(bytesToHex(longSignatures.getPublicKey(node.blsSecretKey).toBytes(true))).toBe(`0x${publicKey}`)
+      expect(bytesToHex(longSignatures.sign(longSignatures.hash(hexToBytes(`0x${publicKey}`), BLS_POP_DST), node.blsSecretKey).toBytes(true))).toBe(`0x${pop}`)
+      expect([node.blsPublicKey, node.proofOfPossession]).toEqual([`0x${publicKey}`, `0x${pop}`])
+    }
   })
 
   it('has a valid BLS key and a PoP that verifies with noble under the PoP DST only', () => {

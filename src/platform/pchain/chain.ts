@@ -5,10 +5,13 @@ import { PRIMARY_NETWORK_ID, idFromString } from '../../core/ids.js'
 import type { ValidatorEntry } from '../../core/validatorEntry.js'
 import type { OutputOwners, PChainSignedTx, Utxo } from '../txs.js'
 import { showId } from '../txs.js'
+import { encodeSignedTx } from '../codec.js'
 import type { PChainConfig } from './config.js'
 import { PChainTxError, fail } from './errors.js'
 import type { AtomicMemory, ExecContext, TxAuth } from './executor.js'
 import { executeStandardTx, produceUtxo, txFee, utxoKey } from './executor.js'
+import { applyGenesis, genesisBlock, type PChainGenesis } from './genesis.js'
+import { blockIdOf, encodeBanffBlock } from './blocks.js'
 import { advanceGasState, advanceValidatorFeeState, calculateReward, splitReward, validatorFeeCostOf, validatorFeeSecondsRemaining } from './feeMath.js'
 import type { L1Validator, PBlock, PChainSnapshot, Staker } from './state.js'
 import { PChainState, PENDING_TO_CURRENT, Priority, isPermissionedValidator } from './state.js'
@@ -32,16 +35,10 @@ export type PChainOptions = {
   genesisTimestamp: number
   /** Initial AVAX supply (for the reward formula). */
   initialSupply: bigint
-  /** Genesis UTXOs (created at height 0 by a pseudo tx `genesis`). */
-  genesisUtxos?: Utxo[]
   /** Genesis subnets: id → owner. */
   genesisSubnets?: { id: string; owner: OutputOwners }[]
-  /**
-   * Primary-network validators at genesis (the local genesis' initial stakers): current from the
-   * genesis time until `endTime`, with no potential reward (as genesis validators have none) and
-   * no stake outputs to return.
-   */
-  genesisValidators?: { txId: Uint8Array; nodeId: string; weight: bigint; endTime: number; blsPublicKey?: string; delegationShares?: number; rewardsOwner?: OutputOwners }[]
+  /** UTXOs, initial stakers and chains at genesis, and the genesis block's parent (see {@link PChainGenesis}). */
+  genesis?: PChainGenesis
   authenticate: Authenticator
   atomic: AtomicMemory
   uptime?: UptimeFn
@@ -79,20 +76,13 @@ export class PChain {
     this.#atomic = o.atomic
     this.#uptime = o.uptime ?? (() => 1)
     this.#listener = o.listener
-    this.state = PChainState.empty({ timestamp: o.genesisTimestamp, supply: o.initialSupply, primaryNetworkId: PRIMARY_NETWORK_ID, feeCapacity: o.config.dynamicFee.maxCapacity })
-    const ctx = this.#ctx(0)
-    for (const u of o.genesisUtxos ?? []) produceUtxo(ctx, u, { chain: this.chainId, txId: 'genesis', height: 0 })
+    const genesis = o.genesis ?? {}
+    this.state = PChainState.empty({
+      timestamp: o.genesisTimestamp, supply: o.initialSupply, primaryNetworkId: PRIMARY_NETWORK_ID,
+      genesisBlock: genesisBlock(genesis, o.genesisTimestamp), feeCapacity: o.config.dynamicFee.maxCapacity,
+    })
+    applyGenesis(this.#ctx(0), genesis, this.chainId)
     for (const s of o.genesisSubnets ?? []) this.state.putSubnet({ id: s.id, owner: s.owner, createdAt: o.genesisTimestamp })
-    for (const v of o.genesisValidators ?? []) {
-      const owner = v.rewardsOwner ?? { locktime: 0n, threshold: 0, addrs: [] }
-      this.state.putCurrentValidator({
-        txId: showId(v.txId), txIdHex: Buffer.from(v.txId).toString('hex'), txType: 'AddPermissionlessValidatorTx',
-        nodeId: v.nodeId, subnetId: PRIMARY_NETWORK_ID, kind: 'validator', priority: Priority.PrimaryNetworkValidatorCurrent,
-        weight: v.weight, startTime: o.genesisTimestamp, endTime: v.endTime, nextTime: v.endTime, potentialReward: 0n,
-        delegationShares: v.delegationShares ?? 20_000, rewardsOwner: owner, delegationRewardsOwner: owner,
-        ...(v.blsPublicKey ? { blsPublicKey: v.blsPublicKey } : {}), stakeOuts: [], outsLength: 0,
-      })
-    }
   }
 
   #ctx(height: number): ExecContext {
@@ -153,7 +143,7 @@ export class PChain {
         this.state.setFeeState({ capacity: fs.capacity - res.gas, excess: fs.excess + res.gas })
       }
       // atomic requests apply on accept: do them last (they are not journaled)
-      const block = this.#addBlock('standard', [txId])
+      const block = this.#addBlock('standard', [txId], [encodeSignedTx('P', signed)])
       this.state.putTx({ id: txId, type: signed.unsigned.type, height, status: 'Committed', tx: signed })
       if (res.importedFrom && res.atomicKeys) this.#atomic.consume(res.importedFrom, res.atomicKeys)
       if (res.exported) this.#atomic.export(res.exported.to, res.exported.utxos)
@@ -186,7 +176,7 @@ export class PChain {
         break
       }
       this.#advanceTimeTo(next)
-      this.#addBlock('standard', [])
+      this.#addBlock('standard', [], [])
     }
   }
 
@@ -270,7 +260,7 @@ export class PChain {
     const validatorStart = s.kind === 'validator' ? s.startTime : (st.getCurrentValidator(s.subnetId, s.nodeId)?.startTime ?? s.startTime)
     const up = this.#uptime(s.nodeId, s.subnetId, validatorStart, s.endTime)
     const commit = up >= this.config.staking.uptimeRequirement
-    this.#addBlock('proposal', [rewardTxId])
+    this.#addBlock('proposal', [rewardTxId], [bytes])
     const height = st.height + 1
     const origin = { chain: this.chainId, txId: rewardTxId, height }
     const ctx = this.#ctx(height)
@@ -301,15 +291,16 @@ export class PChain {
     if (!commit) st.setSupply(s.subnetId, st.getSupply(s.subnetId) - s.potentialReward)
     st.putTx({ id: rewardTxId, type: 'RewardValidatorTx', height: height - 1, status: commit ? 'Committed' : 'Aborted', tx: { unsigned: { type: 'RewardValidatorTx', txId: stakerTxId }, credentials: [] } })
     st.putEndedStaker({ staker: s, status: 'completed', height, endTxId: rewardTxId, rewarded: commit, reward: paid })
-    this.#addBlock(commit ? 'commit' : 'abort', [])
+    this.#addBlock(commit ? 'commit' : 'abort', [], [])
   }
 
-  #addBlock(kind: PBlock['kind'], txs: string[]): PBlock {
+  /** Accepts the next Banff block: `txBytes` are the signed bytes of `txs` (see `encodeBanffBlock`). */
+  #addBlock(kind: PBlock['kind'], txs: string[], txBytes: Uint8Array[]): PBlock {
     const height = this.state.height + 1
     const parentId = this.state.lastBlockId
     const timestamp = this.state.timestamp
-    const id = showId(sha256(new TextEncoder().encode(`${parentId}|${height}|${timestamp}|${kind}|${txs.join(',')}`)))
-    const block: PBlock = { height, id, parentId, timestamp, kind, txs }
+    const bytes = encodeBanffBlock({ kind, parentId, height, timestamp, txs: txBytes })
+    const block: PBlock = { height, id: blockIdOf(bytes), parentId, timestamp, kind, txs, bytes }
     this.state.addBlock(block)
     return block
   }

@@ -2,7 +2,6 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '../../core/hex.js'
 import { PRIMARY_NETWORK_ID } from '../../core/ids.js'
 import type { OutputOwners, PChainOwner, TransferableOutput, Utxo } from '../txs.js'
-import { showId } from '../txs.js'
 
 /**
  * The P-chain state (vms/platformvm/state), in memory. Every mutation goes through a method of
@@ -102,7 +101,12 @@ export type Blockchain = { id: string; subnetId: string; name: string; vmId: str
 
 export type BlockKind = 'standard' | 'proposal' | 'commit' | 'abort'
 
-export type PBlock = { height: number; id: string; parentId: string; timestamp: number; kind: BlockKind; txs: string[] }
+/**
+ * An accepted block. `bytes` are its codec bytes (see `blocks.ts`), whose sha256 is `id`; blocks
+ * restored from a snapshot file saved by an older l1sim have none (their ids were not hashes).
+ * The genesis block (height 0) is an Apricot commit block.
+ */
+export type PBlock = { height: number; id: string; parentId: string; timestamp: number; kind: BlockKind; txs: string[]; bytes?: Uint8Array }
 
 export type StoredTx = {
   id: string
@@ -252,8 +256,9 @@ export class PChainState {
     this.#changes.all = true
   }
 
-  static empty(genesis: { timestamp: number; supply: bigint; primaryNetworkId: string; genesisBlockId?: string; feeCapacity?: bigint }): PChainState {
-    const genesisId = genesis.genesisBlockId ?? showId(sha256(new TextEncoder().encode(`l1sim-pchain-genesis-${genesis.timestamp}`)))
+  /** A state at genesis: nothing but `genesisBlock` (see `encodeGenesisBlock`), the time, supply and fee capacity. */
+  static empty(genesis: { timestamp: number; supply: bigint; primaryNetworkId: string; genesisBlock: PBlock; feeCapacity?: bigint }): PChainState {
+    const genesisId = genesis.genesisBlock.id
     return new PChainState({
       timestamp: genesis.timestamp,
       height: 0,
@@ -273,7 +278,7 @@ export class PChainState {
       l1ValidatorExcess: 0n,
       accruedFees: 0n,
       supply: new Map([[genesis.primaryNetworkId, genesis.supply]]),
-      blocks: [{ height: 0, id: genesisId, parentId: showId(new Uint8Array(32)), timestamp: genesis.timestamp, kind: 'standard', txs: [] }],
+      blocks: [genesis.genesisBlock],
       txs: new Map(),
       endedStakers: new Map(),
     })

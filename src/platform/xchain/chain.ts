@@ -9,6 +9,7 @@ import type { SharedMemory } from '../atomic.js'
 import { CODEC_VERSION, Writer, decodeSignedTx, encodeSignedTx, encodeUnsignedTx, txIdBytes } from '../codec.js'
 import type { ShortId, TransferOutput, Utxo, XChainSignedTx } from '../txs.js'
 import { compareBytes, hexKey, inputId, outputSortBytes } from './bytes.js'
+import { GENESIS_CONFIGS } from '../genesis/config.js'
 import { executeTx, type TxEffects, type XExecContext, type XStateView } from './executor.js'
 import { XState, type AssetRecord, type StoredTx, type UtxoEntry, type XBlock, type XStateSnapshot } from './state.js'
 
@@ -54,8 +55,13 @@ export type XChainOptions = {
    * preset's P, X and C chains are on the primary network, every other chain is unknown.
    */
   subnetOf?: (chainId: string) => string | undefined
-  /** AVAX UTXOs at genesis. See {@link localGenesisAllocations}. */
+  /**
+   * AVAX UTXOs at genesis: the genesis asset's fixed-cap holders (see {@link localGenesisAllocations}),
+   * its outputs at indices 0… in byte order, as the real CreateAssetTx's initial state.
+   */
   genesis?: XGenesisAllocation[]
+  /** More holders at genesis (the emulator's dev accounts), at the output indices after {@link genesis}'s, in byte order. */
+  extraGenesis?: XGenesisAllocation[]
   /** Genesis block time (unix seconds). Default: the clock's time at construction. */
   genesisTimestamp?: number
 }
@@ -85,10 +91,7 @@ export function addressBytes(address: ShortId | string): ShortId {
  * 300M AVAX and 10M to `X-local1ur873…`.
  */
 export function localGenesisAllocations(): XGenesisAllocation[] {
-  return [
-    { address: 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u', amount: 300_000_000_000_000_000n },
-    { address: 'X-local1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmggalnu', amount: 10_000_000_000_000_000n },
-  ]
+  return GENESIS_CONFIGS.local.allocations.filter((a) => a.initialAmount > 0n).map((a) => ({ address: a.avaxAddr, amount: a.initialAmount }))
 }
 
 export class XChain {
@@ -115,21 +118,23 @@ export class XChain {
     this.#clock = options.clock
     const primary = new Set([preset.pChainId, this.chainId, preset.cChainId])
     this.#subnetOf = options.subnetOf ?? ((id) => (primary.has(id) ? EMPTY_ID : undefined))
-    this.#initGenesis(options.genesis ?? [], options.genesisTimestamp ?? options.clock.now(), preset.upgradeParams.cortinaXChainStopVertexID)
+    this.#initGenesis([options.genesis ?? [], options.extraGenesis ?? []], options.genesisTimestamp ?? options.clock.now(), preset.upgradeParams.cortinaXChainStopVertexID)
   }
 
-  #initGenesis(allocations: XGenesisAllocation[], timestamp: number, parentId: string): void {
+  #initGenesis(groups: XGenesisAllocation[][], timestamp: number, parentId: string): void {
     const assetId = idFromString(this.avaxAssetId)
     this.#state.addAsset({ assetId: this.avaxAssetId, ...AVAX_ASSET, fxIndices: [0], height: 0 })
     this.#state.setAlias('AVAX', this.avaxAssetId)
     // The genesis CreateAssetTx's initial state: TransferOutputs sorted by their codec bytes, the
     // UTXO index is the position (the tx has no plain outputs), the tx id is the asset id.
-    const outs: TransferOutput[] = allocations.map((a) => ({
-      type: 'TransferOutput',
-      amount: a.amount,
-      owners: { locktime: a.locktime ?? 0n, threshold: 1, addrs: [addressBytes(a.address)] },
-    }))
-    outs.sort((a, b) => compareBytes(outputSortBytes(a), outputSortBytes(b)))
+    const outs = groups.flatMap((allocations) => {
+      const group: TransferOutput[] = allocations.map((a) => ({
+        type: 'TransferOutput',
+        amount: a.amount,
+        owners: { locktime: a.locktime ?? 0n, threshold: 1, addrs: [addressBytes(a.address)] },
+      }))
+      return group.sort((a, b) => compareBytes(outputSortBytes(a), outputSortBytes(b)))
+    })
     outs.forEach((output, i) => {
       const utxo: Utxo = { txId: assetId, outputIndex: i, assetId, output }
       this.#state.addUtxo(inputId(assetId, i), utxo, { chainId: this.chainId, txId: this.avaxAssetId, height: 0, timestamp })

@@ -46,7 +46,7 @@ export function makeChain(opts: { durangoTime?: number; uptime?: (nodeId: string
     config: pchainConfig('local', { avaxAssetId: AVAX_ID, upgrades: { durangoTime: opts.durangoTime ?? 0, etnaTime: opts.durangoTime ?? 0 } }),
     genesisTimestamp: T0,
     initialSupply: 360_000_000n * AVAX,
-    genesisUtxos: [1, 2, 3].map((n, i) => ({ txId: GENESIS_TX, outputIndex: i, assetId: avaxId(), output: { type: 'TransferOutput' as const, amount: 1_000_000n * AVAX, owners: owners(addr(n)) } })),
+    genesis: { utxos: [1, 2, 3].map((n, i) => ({ txId: GENESIS_TX, outputIndex: i, assetId: avaxId(), output: { type: 'TransferOutput' as const, amount: 1_000_000n * AVAX, owners: owners(addr(n)) } })) },
     authenticate: fakeAuth,
     atomic,
     ...(opts.uptime ? { uptime: (n: string) => opts.uptime!(n) } : {}),

@@ -4,6 +4,7 @@ import { hexToBytes } from '../../../src/core/hex.js'
 import type { ValidatorEntry } from '../../../src/network/validators.js'
 import type { L1Validator, PChain, Staker, UtxoRecord } from '../../../src/platform/pchain/index.js'
 import { PChainState, canonicalJson, stakerLess } from '../../../src/platform/pchain/index.js'
+import { genesisBlock } from '../../../src/platform/pchain/genesis.js'
 import type { PChainSignedTx } from '../../../src/platform/txs.js'
 import { showId, showNodeId } from '../../../src/platform/txs.js'
 import { AVAX, DAY, GENESIS_TX, addr, avaxId, idOf, makeChain, nodeId, owners, spend } from './helpers.js'
@@ -65,7 +66,7 @@ describe('P-chain state indexes', () => {
   it('agree with a brute-force scan after random mutations, rollbacks, snapshots and restores', () => {
     for (const seed of [1, 2, 3]) {
       const r = rng(seed)
-      const st = PChainState.empty({ timestamp: 0, supply: 1000n, primaryNetworkId: PRIMARY_NETWORK_ID })
+      const st = PChainState.empty({ timestamp: 0, supply: 1000n, primaryNetworkId: PRIMARY_NETWORK_ID, genesisBlock: genesisBlock({}, 0) })
       let n = 0
       const newStaker = (kind: Staker['kind'], current: boolean): Staker => {
         const t = r.int(100)

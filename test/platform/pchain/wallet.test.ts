@@ -55,7 +55,7 @@ function setup() {
     config: pchainConfig('local', { avaxAssetId: AVAX_ID }),
     genesisTimestamp: T0,
     initialSupply: 360_000_000n * AVAX,
-    genesisUtxos,
+    genesis: { utxos: genesisUtxos },
     authenticate,
     atomic: new PChainAtomicMemory({ sharedMemory }),
     listener: { set: (id, entries) => sets.set(id, entries) },

@@ -46,7 +46,7 @@ function makeChain(): PChainType {
     config: pchainConfig('local', { avaxAssetId: AVAX_ID }),
     genesisTimestamp: T0,
     initialSupply: 360_000_000n * AVAX,
-    genesisUtxos: genesis(),
+    genesis: { utxos: genesis() },
     authenticate: fakeAuth,
     atomic: new MemAtomic(),
   })
@@ -385,7 +385,7 @@ describe('platform.getPendingValidators before Durango', () => {
       config: pchainConfig('local', { avaxAssetId: AVAX_ID, upgrades: { durangoTime: T0 + 1_000_000, etnaTime: T0 + 1_000_000 } }),
       genesisTimestamp: T0,
       initialSupply: 360_000_000n * AVAX,
-      genesisUtxos: genesis(),
+      genesis: { utxos: genesis() },
       authenticate: fakeAuth,
       atomic: new MemAtomic(),
     })

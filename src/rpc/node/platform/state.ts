@@ -126,7 +126,8 @@ export type StakerAttributes = {
 /** `loadStakerTxAttributes`: from the stored staker tx (`not found` when absent, as `state.GetTx`). */
 export function stakerAttributes(pchain: PChain, staker: Staker): StakerAttributes {
   const stored = pchain.state.getTx(staker.txId)
-  // Genesis validators have no stored staker tx here: their record carries the same attributes.
+  // Genesis validators restored from a snapshot file saved by an older l1sim have no stored staker
+  // tx: their record carries the same attributes.
   if (!stored && staker.startTime === pchain.state.d.blocks[0]?.timestamp && staker.kind === 'validator')
     return {
       shares: staker.delegationShares ?? 0,
