@@ -1,6 +1,8 @@
 import type { NodeService } from '../types.js'
 import type { PlatformContext } from './context.js'
 import { getBalance } from './getBalance.js'
+import { getBlock } from './getBlock.js'
+import { getBlockByHeight } from './getBlockByHeight.js'
 import { getBlockchains } from './getBlockchains.js'
 import { getCurrentSupply } from './getCurrentSupply.js'
 import { getCurrentValidators } from './getCurrentValidators.js'
@@ -10,6 +12,7 @@ import { getHeight } from './getHeight.js'
 import { getL1Validator } from './getL1Validator.js'
 import { getMinStake } from './getMinStake.js'
 import { getPendingValidators } from './getPendingValidators.js'
+import { getProposedHeight } from './getProposedHeight.js'
 import { getStakingAssetID } from './getStakingAssetID.js'
 import { getSubnet } from './getSubnet.js'
 import { getSubnets } from './getSubnets.js'
@@ -31,6 +34,8 @@ export { platformTxJson } from './txJson.js'
  */
 export const platformService = {
   getBalance,
+  getBlock,
+  getBlockByHeight,
   getBlockchains,
   getCurrentSupply,
   getCurrentValidators,
@@ -40,6 +45,7 @@ export const platformService = {
   getL1Validator,
   getMinStake,
   getPendingValidators,
+  getProposedHeight,
   getStakingAssetID,
   getSubnet,
   getSubnets,
