@@ -6,8 +6,10 @@ import type { ValidatorEntry } from '../../core/validatorEntry.js'
 import type { OutputOwners, PChainSignedTx, Utxo } from '../txs.js'
 import { showId } from '../txs.js'
 import type { PChainConfig } from './config.js'
-import { PChainTxError, fail } from './errors.js'
-import type { AtomicMemory, ExecContext, TxAuth } from './executor.js'
+import { PChainTxError, fail, wrap } from './errors.js'
+import { toGas, txComplexity } from './fees.js'
+import { PChainMempool } from './mempool.js'
+import type { AtomicMemory, ExecContext, ExecResult, TxAuth } from './executor.js'
 import { executeStandardTx, produceUtxo, txFee, utxoKey } from './executor.js'
 import { advanceGasState, advanceValidatorFeeState, calculateReward, splitReward, validatorFeeCostOf, validatorFeeSecondsRemaining } from './feeMath.js'
 import type { L1Validator, PBlock, PChainSnapshot, Staker } from './state.js'
@@ -50,6 +52,17 @@ export type PChainOptions = {
 
 export type IssueResult = { txId: string; height: number; blockId: string; fee: bigint }
 
+/** A signed tx with its id and the signers of its credentials ({@link PChain.prepare}). */
+export type PreparedTx = { signed: PChainSignedTx; txId: string; auth: TxAuth }
+
+/** What {@link PChain.buildBlock} did with each tx: accepted in `block`, dropped, or left for a later block (the block was full). */
+export type PackedBlock = {
+  block?: PBlock
+  accepted: IssueResult[]
+  dropped: { txId: string; error: PChainTxError }[]
+  leftover: (PreparedTx & { gas: bigint })[]
+}
+
 export type ValidationStatus = 'pending' | 'active' | 'completed' | 'removed' | 'unknown'
 
 /**
@@ -71,6 +84,8 @@ export class PChain {
   #sets = new Map<string, ValidatorEntry[]>()
   /** Subnets whose set changed since it was last pushed. */
   #unpushed = new Set<string>()
+  /** The one way users' transactions enter the chain: verified, held, built into blocks. */
+  readonly mempool: PChainMempool
 
   constructor(o: PChainOptions) {
     this.config = o.config
@@ -79,6 +94,7 @@ export class PChain {
     this.#atomic = o.atomic
     this.#uptime = o.uptime ?? (() => 1)
     this.#listener = o.listener
+    this.mempool = new PChainMempool(this)
     this.state = PChainState.empty({ timestamp: o.genesisTimestamp, supply: o.initialSupply, primaryNetworkId: PRIMARY_NETWORK_ID, feeCapacity: o.config.dynamicFee.maxCapacity })
     const ctx = this.#ctx(0)
     for (const u of o.genesisUtxos ?? []) produceUtxo(ctx, u, { chain: this.chainId, txId: 'genesis', height: 0 })
@@ -120,13 +136,69 @@ export class PChain {
   /**
    * Verifies and accepts one tx in a new standard block at `timestamp` (default: the chain time).
    * Time is advanced first (with the blocks that implies). A refused tx throws {@link PChainTxError}
-   * and changes nothing (the time advance included).
+   * with the executor's own message (the `%w` chain below `StandardTx`) and changes nothing (the
+   * time advance included). This is the chain's primitive: transactions users issue go through its
+   * {@link mempool}, which verifies them as the node does and builds with {@link buildBlock}.
    */
   issueTx(signed: PChainSignedTx, options: { timestamp?: number } = {}): IssueResult {
     const before = this.state.height
-    const result = this.#issue(signed, options)
+    const tx = this.prepare(signed)
+    const result = this.state.atomically(() => {
+      if (options.timestamp !== undefined && options.timestamp > this.state.timestamp) this.#advance(options.timestamp)
+      const packed = this.#pack([tx])
+      if (packed.dropped[0]) throw packed.dropped[0].error
+      const waiting = packed.leftover[0]
+      if (waiting) throw new PChainTxError('insufficientCapacity', `insufficient capacity: capacity (${this.state.feeState.capacity}) < gas (${waiting.gas})`)
+      return packed.accepted[0]!
+    })
     this.#emitFrom(before)
     return result
+  }
+
+  /** The tx's id and the signers of its credentials, as the chain's authenticator finds them. */
+  prepare(signed: PChainSignedTx): PreparedTx {
+    const auth = this.#auth(signed)
+    return { signed, txId: showId(auth.txId), auth }
+  }
+
+  /**
+   * `manager.VerifyTx`: checks `tx` against the state the next block would start from at
+   * `timestamp` (chain time advanced to it, as `AdvanceTimeTo` on a diff), keeping nothing. Throws
+   * a {@link PChainTxError} whose message is the node's: `failed execution: standard tx <id> failed
+   * execution: …`, `tx exceeds current gas capacity: <gas> > <capacity>`, or `failed to calculate
+   * tx complexity: …` after Etna. (Warp messages' signatures are not verified: see the wallet.)
+   */
+  verifyTx(tx: PreparedTx, timestamp: number): void {
+    this.state.tentatively(() => {
+      if (timestamp > this.state.timestamp) this.#advance(timestamp)
+      const ctx = this.#ctx(this.state.height + 1)
+      if (this.state.timestamp >= this.config.upgrades.etnaTime) {
+        const complexity = txComplexity(tx.signed.unsigned)
+        if (!complexity) throw new PChainTxError('unsupportedTx', 'failed to calculate tx complexity: unsupported transaction type')
+        const gas = toGas(complexity, this.config.dynamicFee.weights)
+        const capacity = this.state.feeState.capacity
+        if (gas > capacity) throw new PChainTxError('insufficientCapacity', `tx exceeds current gas capacity: ${gas} > ${capacity}`)
+      }
+      try {
+        executeStandardTx(ctx, tx.signed, tx.auth)
+      } catch (err) {
+        throw wrap(err, (m) => `failed execution: standard tx ${tx.txId} failed execution: ${m}`)
+      }
+    })
+  }
+
+  /**
+   * Builds one standard block at the chain time from `txs`, in order, as the real builder packs
+   * its mempool: each tx executes on the state the earlier ones left; one that fails is dropped
+   * (with the executor's error), one that conflicts with an earlier import of the block is dropped
+   * with `block contains conflicting transactions`, and once a tx's gas exceeds the capacity left
+   * the block is full: it and every later tx are `leftover`. No block when nothing was accepted.
+   */
+  buildBlock(txs: readonly PreparedTx[]): PackedBlock {
+    const before = this.state.height
+    const packed = this.state.atomically(() => this.#pack(txs))
+    this.#emitFrom(before)
+    return packed
   }
 
   /** Accepted blocks, in order, once their state is in place (the indexer listens). */
@@ -137,29 +209,71 @@ export class PChain {
     for (const block of this.state.d.blocks.slice(height + 1)) this.events.emit('block', block)
   }
 
-  #issue(signed: PChainSignedTx, options: { timestamp?: number }): IssueResult {
-    const auth = this.#auth(signed)
-    const txId = showId(auth.txId)
-    return this.state.atomically(() => {
-      if (this.state.getTx(txId)) throw new PChainTxError('duplicateTx', `tx ${txId} already accepted`)
-      if (options.timestamp !== undefined && options.timestamp > this.state.timestamp) this.#advance(options.timestamp)
-      const height = this.state.height + 1
-      const ctx = this.#ctx(height)
-      const res = executeStandardTx(ctx, signed, auth)
-      // the block consumes the tx's gas from the fee state (gas.State.ConsumeGas)
-      if (res.gas > 0n) {
-        const fs = this.state.feeState
-        if (fs.capacity < res.gas) throw new PChainTxError('insufficientCapacity', `insufficient capacity: capacity (${fs.capacity}) < gas (${res.gas})`)
-        this.state.setFeeState({ capacity: fs.capacity - res.gas, excess: fs.excess + res.gas })
+  /** Packs `txs` into the next block (inside the caller's `atomically`); see {@link buildBlock}. */
+  #pack(txs: readonly PreparedTx[]): PackedBlock {
+    const height = this.state.height + 1
+    const ctx = this.#ctx(height)
+    const accepted: { tx: PreparedTx; res: ExecResult }[] = []
+    const dropped: PackedBlock['dropped'] = []
+    const leftover: PackedBlock['leftover'] = []
+    const imported = new Set<string>()
+    for (const tx of txs) {
+      if (leftover.length > 0) {
+        leftover.push({ ...tx, gas: this.#gasOf(ctx, tx.signed.unsigned) })
+        continue
       }
-      // atomic requests apply on accept: do them last (they are not journaled)
-      const block = this.#addBlock('standard', [txId])
-      this.state.putTx({ id: txId, type: signed.unsigned.type, height, status: 'Committed', tx: signed })
+      const gas = this.#gasOf(ctx, tx.signed.unsigned)
+      if (gas > this.state.feeState.capacity) {
+        leftover.push({ ...tx, gas })
+        continue
+      }
+      try {
+        const res = this.state.atomically(() => {
+          const r = executeStandardTx(ctx, tx.signed, tx.auth)
+          if (this.state.getTx(tx.txId)) throw new PChainTxError('duplicateTx', `tx ${tx.txId} already accepted`)
+          if (r.atomicKeys?.some((k) => imported.has(`${r.importedFrom}/${k}`))) throw new PChainTxError('conflictingBlockTxs', 'block contains conflicting transactions')
+          // the block consumes the tx's gas from the fee state (gas.State.ConsumeGas)
+          if (r.gas > 0n) {
+            const fs = this.state.feeState
+            this.state.setFeeState({ capacity: fs.capacity - r.gas, excess: fs.excess + r.gas })
+          }
+          this.state.putTx({ id: tx.txId, type: tx.signed.unsigned.type, height, status: 'Committed', tx: tx.signed })
+          return r
+        })
+        for (const k of res.atomicKeys ?? []) imported.add(`${res.importedFrom}/${k}`)
+        accepted.push({ tx, res })
+      } catch (err) {
+        if (!(err instanceof PChainTxError)) throw err
+        dropped.push({ txId: tx.txId, error: err })
+      }
+    }
+    if (accepted.length === 0) return { accepted: [], dropped, leftover }
+    const block = this.#addBlock('standard', accepted.map((a) => a.tx.txId))
+    // atomic requests apply on accept: last, once the block is in place (they are not journaled)
+    for (const { res } of accepted) {
       if (res.importedFrom && res.atomicKeys) this.#atomic.consume(res.importedFrom, res.atomicKeys)
       if (res.exported) this.#atomic.export(res.exported.to, res.exported.utxos)
-      this.#publish()
-      return { txId, height, blockId: block.id, fee: res.burned }
-    })
+    }
+    this.#publish()
+    return { block, accepted: accepted.map(({ tx, res }) => ({ txId: tx.txId, height, blockId: block.id, fee: res.burned })), dropped, leftover }
+  }
+
+  /** The gas a tx uses (0 before Etna, and for the pre-Etna staker txs the fee rules do not price). */
+  #gasOf(ctx: ExecContext, unsigned: PChainSignedTx['unsigned']): bigint {
+    if (unsigned.type === 'AddValidatorTx' || unsigned.type === 'AddDelegatorTx' || this.state.timestamp < this.config.upgrades.etnaTime) return 0n
+    const complexity = txComplexity(unsigned)
+    return complexity ? toGas(complexity, ctx.config.dynamicFee.weights) : 0n
+  }
+
+  /**
+   * Moves chain time to `now` one block at a time: each staker change and L1 eviction gets its own
+   * advance, so each new validator set is announced at the time it took effect.
+   */
+  catchUp(now: number): void {
+    while (now > this.state.timestamp) {
+      const next = this.nextChangeTime(now)
+      this.advanceTo(Math.min(now, Math.max(next, this.state.timestamp + 1)))
+    }
   }
 
   /** Moves chain time to `timestamp`, cutting every block the real chain would on the way. */
