@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
+import { BaseError } from '../../core/errors.js'
 import { TypedEmitter } from '../../core/events.js'
 import { hexToBytes } from '../../core/hex.js'
 import { PRIMARY_NETWORK_ID, idFromString } from '../../core/ids.js'
@@ -219,17 +220,15 @@ export class PChain {
     const imported = new Set<string>()
     for (const tx of txs) {
       if (leftover.length > 0) {
-        leftover.push({ ...tx, gas: this.#gasOf(ctx, tx.signed.unsigned) })
-        continue
-      }
-      const gas = this.#gasOf(ctx, tx.signed.unsigned)
-      if (gas > this.state.feeState.capacity) {
-        leftover.push({ ...tx, gas })
+        leftover.push({ ...tx, gas: this.#gasOf(tx.signed.unsigned) })
         continue
       }
       try {
         const res = this.state.atomically(() => {
           const r = executeStandardTx(ctx, tx.signed, tx.auth)
+          // The block is full once a tx's gas exceeds what is left (checked after execution, which
+          // prices the tx anyway: one that would also fail is dropped rather than left waiting).
+          if (r.gas > this.state.feeState.capacity) throw new BlockFull(r.gas)
           if (this.state.getTx(tx.txId)) throw new PChainTxError('duplicateTx', `tx ${tx.txId} already accepted`)
           if (r.atomicKeys?.some((k) => imported.has(`${r.importedFrom}/${k}`))) throw new PChainTxError('conflictingBlockTxs', 'block contains conflicting transactions')
           // the block consumes the tx's gas from the fee state (gas.State.ConsumeGas)
@@ -243,8 +242,9 @@ export class PChain {
         for (const k of res.atomicKeys ?? []) imported.add(`${res.importedFrom}/${k}`)
         accepted.push({ tx, res })
       } catch (err) {
-        if (!(err instanceof PChainTxError)) throw err
-        dropped.push({ txId: tx.txId, error: err })
+        if (err instanceof BlockFull) leftover.push({ ...tx, gas: err.gas })
+        else if (err instanceof PChainTxError) dropped.push({ txId: tx.txId, error: err })
+        else throw err
       }
     }
     if (accepted.length === 0) return { accepted: [], dropped, leftover }
@@ -259,10 +259,10 @@ export class PChain {
   }
 
   /** The gas a tx uses (0 before Etna, and for the pre-Etna staker txs the fee rules do not price). */
-  #gasOf(ctx: ExecContext, unsigned: PChainSignedTx['unsigned']): bigint {
+  #gasOf(unsigned: PChainSignedTx['unsigned']): bigint {
     if (unsigned.type === 'AddValidatorTx' || unsigned.type === 'AddDelegatorTx' || this.state.timestamp < this.config.upgrades.etnaTime) return 0n
     const complexity = txComplexity(unsigned)
-    return complexity ? toGas(complexity, ctx.config.dynamicFee.weights) : 0n
+    return complexity ? toGas(complexity, this.config.dynamicFee.weights) : 0n
   }
 
   /**
@@ -578,6 +578,14 @@ export class PChain {
   }
   serialize(): string { return this.state.serialize() }
   hash(): string { return this.state.hash() }
+}
+
+/** A tx that does not fit in the block's remaining gas: it waits for the next block. */
+class BlockFull extends BaseError {
+  override name = 'BlockFull'
+  constructor(readonly gas: bigint) {
+    super('block full')
+  }
 }
 
 /** Index of the first entry of `list` (sorted by node id) whose node id is not less than `nodeId`. */
