@@ -1,7 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { BaseError } from '../../core/errors.js'
 import { TypedEmitter } from '../../core/events.js'
-import { hexToBytes } from '../../core/hex.js'
 import { PRIMARY_NETWORK_ID, idFromString } from '../../core/ids.js'
 import type { ValidatorEntry } from '../../core/validatorEntry.js'
 import type { OutputOwners, PChainSignedTx, Utxo } from '../txs.js'
@@ -10,6 +9,7 @@ import type { PChainConfig } from './config.js'
 import { PChainTxError, fail, wrap } from './errors.js'
 import { toGas, txComplexity } from './fees.js'
 import { PChainMempool } from './mempool.js'
+import { PChainValidatorSets } from './validatorSets.js'
 import type { AtomicMemory, ExecContext, ExecResult, TxAuth } from './executor.js'
 import { executeStandardTx, produceUtxo, txFee, utxoKey } from './executor.js'
 import { advanceGasState, advanceValidatorFeeState, calculateReward, splitReward, validatorFeeCostOf, validatorFeeSecondsRemaining } from './feeMath.js'
@@ -79,12 +79,8 @@ export class PChain {
   #auth: Authenticator
   #atomic: AtomicMemory
   #uptime: UptimeFn
-  #listener: ValidatorSetListener | undefined
-  #pushed = new Map<string, string>()
-  /** The validator sets, kept up to date by {@link validatorSets} / publishing; each sorted by node id. */
-  #sets = new Map<string, ValidatorEntry[]>()
-  /** Subnets whose set changed since it was last pushed. */
-  #unpushed = new Set<string>()
+  /** The validator sets the state implies, pushed to the listener as they change. */
+  readonly #sets: PChainValidatorSets
   /** The one way users' transactions enter the chain: verified, held, built into blocks. */
   readonly mempool: PChainMempool
 
@@ -94,7 +90,7 @@ export class PChain {
     this.#auth = o.authenticate
     this.#atomic = o.atomic
     this.#uptime = o.uptime ?? (() => 1)
-    this.#listener = o.listener
+    this.#sets = new PChainValidatorSets(() => this.state, o.listener)
     this.mempool = new PChainMempool(this)
     this.state = PChainState.empty({ timestamp: o.genesisTimestamp, supply: o.initialSupply, primaryNetworkId: PRIMARY_NETWORK_ID, feeCapacity: o.config.dynamicFee.maxCapacity })
     const ctx = this.#ctx(0)
@@ -123,11 +119,7 @@ export class PChain {
   }
 
   setListener(l: ValidatorSetListener | undefined) {
-    this.#listener = l
-    this.#pushed.clear()
-    this.#refreshSets()
-    for (const id of this.#sets.keys()) this.#unpushed.add(id)
-    this.#publish()
+    this.#sets.setListener(l)
   }
   setUptime(fn: UptimeFn) { this.#uptime = fn }
 
@@ -254,7 +246,7 @@ export class PChain {
       if (res.importedFrom && res.atomicKeys) this.#atomic.consume(res.importedFrom, res.atomicKeys)
       if (res.exported) this.#atomic.export(res.exported.to, res.exported.utxos)
     }
-    this.#publish()
+    this.#sets.publish()
     return { block, accepted: accepted.map(({ tx, res }) => ({ txId: tx.txId, height, blockId: block.id, fee: res.burned })), dropped, leftover }
   }
 
@@ -280,7 +272,7 @@ export class PChain {
   advanceTo(timestamp: number): PBlock[] {
     const before = this.state.height
     this.state.atomically(() => this.#advance(timestamp))
-    this.#publish()
+    this.#sets.publish()
     this.#emitFrom(before)
     return this.state.d.blocks.slice(before + 1)
   }
@@ -454,127 +446,24 @@ export class PChain {
   /**
    * The active validator sets: primary (validators + delegations), permissioned subnets, L1s
    * (active validators); each sorted by node id. The sets pushed to the listener also hold the
-   * inactive L1 validators (`isActive: false`). Kept up to date incrementally: only the
-   * (subnet, node) entries and L1s the state reports changed are recomputed.
+   * inactive L1 validators (`isActive: false`).
    */
   validatorSets(): Map<string, ValidatorEntry[]> {
-    this.#refreshSets()
-    const out = new Map<string, ValidatorEntry[]>()
-    for (const id of this.#setOrder()) out.set(id, this.#sets.get(id)!.filter((v) => v.isActive !== false))
-    return out
-  }
-
-  /** PRIMARY first, then subnets in creation order, then any other subnet with validators. */
-  #setOrder(): string[] {
-    const order = [PRIMARY_NETWORK_ID]
-    for (const id of this.state.d.subnets.keys()) if (id !== PRIMARY_NETWORK_ID) order.push(id)
-    if (this.#sets.size > order.length) for (const id of this.#sets.keys()) if (!this.state.d.subnets.has(id) && id !== PRIMARY_NETWORK_ID) order.push(id)
-    return order
-  }
-
-  #refreshSets() {
-    const st = this.state
-    const ch = st.takeValidatorSetChanges()
-    const changed = this.#unpushed
-    if (ch.all) {
-      this.#sets.clear()
-      const ids = new Set([PRIMARY_NETWORK_ID, ...st.d.subnets.keys()])
-      for (const v of st.d.currentValidators.values()) ids.add(v.subnetId)
-      for (const id of ids) this.#recomputeSubnet(id)
-      for (const id of this.#sets.keys()) changed.add(id)
-      return
-    }
-    for (const id of ch.subnets) { this.#recomputeSubnet(id); changed.add(id) }
-    for (const [id, nodes] of ch.nodes) {
-      if (ch.subnets.has(id)) continue
-      if (id !== PRIMARY_NETWORK_ID && st.getSubnet(id)?.conversion) continue // an L1's set is its L1 validators
-      let list = this.#sets.get(id)
-      if (!list) this.#sets.set(id, (list = []))
-      let any = false
-      for (const node of nodes) {
-        const entry = this.#stakerEntry(id, node)
-        let i = lowerBoundNode(list, node)
-        const found = i < list.length && list[i]!.nodeId === node
-        if (found && entry) list[i] = entry
-        else if (found) list.splice(i, 1)
-        else if (entry) list.splice(i, 0, entry)
-        else continue
-        any = true
-      }
-      if (list.length === 0 && id !== PRIMARY_NETWORK_ID && !st.getSubnet(id)) this.#sets.delete(id)
-      if (any) changed.add(id)
-    }
-  }
-
-  /** Recomputes one subnet's set whole (an L1's from its L1 validators, inactive ones marked). */
-  #recomputeSubnet(id: string) {
-    const st = this.state
-    const subnet = st.getSubnet(id)
-    const list: ValidatorEntry[] = []
-    if (id !== PRIMARY_NETWORK_ID && subnet?.conversion) {
-      for (const v of st.l1ValidatorsOf(id)) {
-        const entry: ValidatorEntry = { nodeId: v.nodeId, weight: v.weight, blsPublicKey: hexToBytes(v.publicKey as `0x${string}`), startTime: BigInt(v.startTime), validationId: v.validationId }
-        // A balance that ran out leaves the validator current but inactive (`IsActive`: EndAccumulatedFee ≠ 0).
-        list.push(v.endAccumulatedFee === 0n ? { ...entry, isActive: false } : entry)
-      }
-    } else {
-      for (const v of st.currentValidatorsOf(id)) list.push(this.#stakerEntry(id, v.nodeId)!)
-    }
-    list.sort((a, b) => (a.nodeId < b.nodeId ? -1 : 1))
-    if (list.length === 0 && id !== PRIMARY_NETWORK_ID && !subnet) this.#sets.delete(id)
-    else this.#sets.set(id, list)
-  }
-
-  /** The entry of a (non-L1) subnet validator: its weight plus its current delegations. */
-  #stakerEntry(subnetId: string, nodeId: string): ValidatorEntry | undefined {
-    const st = this.state
-    const v = st.getCurrentValidator(subnetId, nodeId)
-    if (!v) return undefined
-    let weight = v.weight
-    for (const d of st.delegatorsOf(subnetId, nodeId, 'current')) weight += d.weight
-    const key = v.blsPublicKey ?? st.getCurrentValidator(PRIMARY_NETWORK_ID, nodeId)?.blsPublicKey
-    return { nodeId, weight, blsPublicKey: key ? hexToBytes(key as `0x${string}`) : undefined, startTime: BigInt(v.startTime) }
-  }
-
-  #publish() {
-    if (!this.#listener) return
-    this.#refreshSets()
-    if (this.#unpushed.size === 0) return
-    const due = this.#unpushed
-    this.#unpushed = new Set()
-    for (const subnetId of this.#setOrder()) {
-      if (!due.has(subnetId)) continue
-      const entries = this.#sets.get(subnetId)!
-      const fp = entries.map((e) => `${e.nodeId}|${e.weight}|${e.validationId ?? ''}|${e.isActive ?? ''}`).join(',')
-      if (this.#pushed.get(subnetId) === fp) continue
-      this.#pushed.set(subnetId, fp)
-      this.#listener.set(subnetId, entries.slice(), this.state.timestamp)
-    }
+    return this.#sets.active()
   }
 
   // --- snapshots -----------------------------------------------------------------------------
 
   /** A snapshot of the state (copy-on-write, see {@link PChainState.snapshot}), with the validator sets it implies. */
   snapshot(): PChainSnapshot {
-    this.#refreshSets()
     const snap = this.state.snapshot()
-    snapshotSets.set(snap, copySets(this.#sets))
+    this.#sets.remember(snap)
     return snap
   }
 
   restore(snap: PChainSnapshot) {
     this.state.restore(snap)
-    const sets = snapshotSets.get(snap)
-    if (sets) {
-      // the sets taken with the snapshot are those of the restored state: no recomputation
-      this.state.takeValidatorSetChanges()
-      this.#sets = copySets(sets)
-    } else {
-      this.#refreshSets()
-    }
-    this.#pushed.clear()
-    this.#unpushed = new Set(this.#sets.keys())
-    this.#publish()
+    this.#sets.restore(snap)
   }
   serialize(): string { return this.state.serialize() }
   hash(): string { return this.state.hash() }
@@ -587,18 +476,3 @@ class BlockFull extends BaseError {
     super('block full')
   }
 }
-
-/** Index of the first entry of `list` (sorted by node id) whose node id is not less than `nodeId`. */
-function lowerBoundNode(list: readonly ValidatorEntry[], nodeId: string): number {
-  let lo = 0, hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (list[mid]!.nodeId < nodeId) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
-/** The validator sets each snapshot was taken with (by the snapshot object). */
-const snapshotSets = new WeakMap<object, Map<string, ValidatorEntry[]>>()
-const copySets = (sets: Map<string, ValidatorEntry[]>) => new Map([...sets].map(([id, list]) => [id, list.slice()]))
