@@ -6,7 +6,8 @@
 //   - building what platform.getCurrentValidators answers for the primary network (every current
 //     validator with its fields, delegator count and weight), and the pushed validator set
 //     (PChain.validatorSets, what validators.getCurrentValidators reads through the registry);
-//   - utxosOf one address, a time advance with every staker in place, a snapshot/tx/restore cycle.
+//   - utxosOf one address, a time advance with every staker in place, a snapshot/tx/restore cycle;
+//   - platform.issueTx over HTTP with 100,000 UTXOs in a devnet's P-chain (pchainIssueBench below).
 // Signatures: the tests' fake authenticator (tx id = sha256 of the canonical JSON of the unsigned
 // tx, signers read from the "signature" bytes), not secp256k1 recovery: the figures are the state
 // machine's. Figures are measured, never asserted. Runs on the built dist/ (npm run build).
@@ -168,7 +169,105 @@ export async function pchainBench({ validators = 10_000, delegators = 2_000, utx
     }
     results.pchain_snapshotTxRestoreMs = +((now() - t) / cycles).toFixed(2)
   }
+  Object.assign(results, await pchainIssueBench({ utxos, log }))
   return results
+}
+
+/**
+ * platform.issueTx over HTTP (issue 15): a devnet (in this process, on port 0) whose P-chain holds
+ * `utxos` extra UTXOs of dev account 0 (100,000 as above), and BaseTxs spending them one each,
+ * signed with the account's real secp256k1 key beforehand (signing is the client's time):
+ *   - latency: issueTx, then getTxStatus until `Committed`, one tx at a time (p50 / p99);
+ *   - throughput: `concurrency` issueTx requests in flight, txs per second of wall time.
+ * The P-chain's gas capacity (1M, refilled at 100,000 gas per second of network time) holds ~280
+ * BaseTxs: every 200 txs the bench advances network time 10 s (sim.advanceTime), outside the
+ * latency samples and inside the throughput's wall time.
+ */
+export async function pchainIssueBench({ utxos = 100_000, latencyTxs = 1_000, throughputTxs = 2_000, concurrency = 16, log = () => {} } = {}) {
+  const { startDevnet } = await import('../dist/index.js')
+  const { produceUtxo } = await import('../dist/platform/pchain/executor.js')
+  const { signPChainTx } = await import('../dist/platform/pchain/wallet.js')
+  const { encodeSignedTx } = await import('../dist/platform/codec.js')
+  const { addressFromPrivateKey } = await import('../dist/platform/secp256k1fx.js')
+  const { idFromString, idToString } = await import('../dist/core/ids.js')
+  const { keepAliveAgent, request } = await import('./http.js')
+  const hexToBytes = (h) => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'))
+  const withChecksum = (b) => `0x${Buffer.concat([b, sha256(b).subarray(28)]).toString('hex')}`
+
+  const devnet = await startDevnet({ port: 0, nodes: 1 })
+  try {
+    const pchain = devnet.network.primary.pchain
+    const key = hexToBytes(devnet.network.devAccounts[0].privateKey)
+    const addr = addressFromPrivateKey(key)
+    const avax = idFromString(pchain.config.avaxAssetId)
+    const source = sha256(new TextEncoder().encode('bench/issue-utxos'))
+    const AMOUNT = 1_000_000_000n
+    const FEE = 1_000_000n // well above the dynamic fee of a 1-in 1-out BaseTx at any price the bench reaches
+    const owners = { locktime: 0n, threshold: 1, addrs: [addr] }
+    let t = now()
+    for (let i = 0; i < utxos; i++) produceUtxo({ state: pchain.state }, { txId: source, outputIndex: i, assetId: avax, output: { type: 'TransferOutput', amount: AMOUNT, owners } }, { chain: pchain.chainId, txId: idToString(source), height: 0 })
+    log(`issue bench: ${utxos} UTXOs added in ${(now() - t).toFixed(0)} ms; ${pchain.state.d.utxos.size} in the state`)
+    const txHex = (i) => withChecksum(encodeSignedTx('P', signPChainTx({
+      type: 'BaseTx',
+      base: {
+        networkId: pchain.config.networkId, blockchainId: idFromString(pchain.chainId), memo: new Uint8Array(),
+        inputs: [{ txId: source, outputIndex: i, assetId: avax, input: { type: 'TransferInput', amount: AMOUNT, sigIndices: [0] } }],
+        outputs: [{ assetId: avax, output: { type: 'TransferOutput', amount: AMOUNT - FEE, owners } }],
+      },
+    }, [[key]])))
+    t = now()
+    const all = Array.from({ length: latencyTxs + throughputTxs }, (_, i) => txHex(i))
+    log(`issue bench: ${all.length} BaseTxs signed in ${(now() - t).toFixed(0)} ms`)
+
+    const agent = keepAliveAgent(concurrency)
+    let id = 1
+    const rpc = async (path, method, params) => {
+      const { body } = await request(agent, `${devnet.url}${path}`, 'POST', JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }))
+      const json = JSON.parse(body)
+      if (json.error) throw new Error(`${method}: ${json.error.message}`)
+      return json.result
+    }
+    const refill = () => rpc('/ext/sim', 'sim.advanceTime', { seconds: 10 })
+    const issueToCommitted = async (hex) => {
+      const { txID } = await rpc('/ext/bc/P', 'platform.issueTx', { tx: hex, encoding: 'hex' })
+      while ((await rpc('/ext/bc/P', 'platform.getTxStatus', { txID })).status !== 'Committed') { /* Processing: ask again */ }
+    }
+
+    // warm-up, then one tx at a time
+    for (let i = 0; i < 50; i++) await issueToCommitted(all[i])
+    await refill()
+    const samples = []
+    for (let i = 50; i < latencyTxs; i++) {
+      if (i % 200 === 0) await refill()
+      const s = now()
+      await issueToCommitted(all[i])
+      samples.push(now() - s)
+    }
+    samples.sort((a, b) => a - b)
+    const pct = (p) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]
+    const results = { pchain_issueToCommittedP50Ms: +pct(50).toFixed(3), pchain_issueToCommittedP99Ms: +pct(99).toFixed(3) }
+
+    await refill()
+    const queue = all.slice(latencyTxs)
+    let next = 0
+    let sinceRefill = 0
+    t = now()
+    const worker = async () => {
+      while (next < queue.length) {
+        const hex = queue[next++]
+        if (++sinceRefill >= 200) { sinceRefill = 0; await refill() }
+        await rpc('/ext/bc/P', 'platform.issueTx', { tx: hex, encoding: 'hex' })
+      }
+    }
+    await Promise.all(Array.from({ length: concurrency }, worker))
+    const seconds = (now() - t) / 1000
+    results.pchain_issueTxPerSec = +(queue.length / seconds).toFixed(0)
+    results.pchain_issueUtxoCount = pchain.state.d.utxos.size
+    agent.destroy()
+    return results
+  } finally {
+    await devnet.close()
+  }
 }
 
 export const pchainTargets = {

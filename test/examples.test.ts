@@ -8,6 +8,7 @@ import { main as fixture } from '../examples/fixture.js'
 import { main as saveLoad } from '../examples/saveLoad.js'
 import { main as reset } from '../examples/reset.js'
 import { main as l1 } from '../examples/l1.js'
+import { main as pchain } from '../examples/pchain.js'
 
 const PRESETS = ['local', 'fuji', 'mainnet'] as const
 
@@ -47,6 +48,15 @@ describe('README examples', () => {
     expect(result.afterReset).toBe(result.afterScenario)
     expect(result.heights[1]).toBe(result.heights[0])
     expect(result.heights[0]).toBeGreaterThan(0n)
+  })
+
+  it('pchain: a BaseTx from avalanchejs, issued with platform.issueTx, Committed at once', async () => {
+    const result = await pchain()
+    expect(result.status).toBe('Committed')
+    expect(result.received).toBe(1_000_000_000n)
+    // the sender paid the amount and the dynamic fee
+    expect(result.sent).toBeGreaterThan(result.received)
+    expect(result.sent - result.received).toBeLessThan(1_000_000n)
   })
 
   it.each(PRESETS)('l1 on %s: the README\'s L1 genesis and upgrade.json, warp and the minter on from genesis', async (preset) => {

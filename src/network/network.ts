@@ -19,6 +19,7 @@ import { PrimaryNetwork, type PrimarySnapshot } from './primary.js'
 import { buildNetworkGenesis, GENESIS_VERSION, type GenesisVersion } from './genesis.js'
 import type { UptimeFn, ValidatorSetListener } from '../platform/pchain/chain.js'
 import { PWallet } from '../platform/pchain/wallet.js'
+import type { PChainSignedTx } from '../platform/txs.js'
 import { Keychain, XWallet } from '../platform/xchain/wallet.js'
 import { addressFromPrivateKey } from '../platform/secp256k1fx.js'
 import { SUBNET_EVM_ID } from './version.js'
@@ -101,6 +102,8 @@ export class Network {
   #nextSnapshotId = 1n
   #initial: NetworkSnapshot | undefined
   #timer: NodeJS.Timeout | undefined
+  /** Subnet-EVM chains being started from the P-chain, by blockchain id. */
+  readonly #chainStarts = new Map<string, Promise<L1 | undefined>>()
   /** The last {@link tick} pass, which the next one waits for. */
   #ticks: Promise<void> = Promise.resolve()
 
@@ -231,6 +234,8 @@ export class Network {
       uptime: (nodeId, subnetId, start, end) => uptimeOf(nodeId, subnetId, start, end),
       genesisTxId: random.derive('pchain/genesis-utxos'),
       genesis,
+      // Manual or interval mining leaves P-chain txs Processing until the next tick, as EVM txs wait for a block.
+      pchainBuild: !options.mining || options.mining.mode === 'auto' ? 'auto' : 'manual',
     })
     const now = () => clock.now()
     const faults = new FaultState({ nodeCount, now })
@@ -341,6 +346,11 @@ export class Network {
    * logger records accepted blocks.
    */
   #wire(): void {
+    // A subnet-EVM chain starts when its CreateChainTx is accepted, however the tx was issued.
+    const pchain = this.primary.pchain
+    pchain.events.on('block', (block) => {
+      for (const txId of block.txs) if (pchain.state.getTx(txId)?.type === 'CreateChainTx') void this.startChainFromP(txId).catch(() => undefined)
+    })
     for (const subnetId of this.validators.subnetIds()) this.uptime.syncSubnet(subnetId, this.validators.current(subnetId), this.clock.now())
     this.validators.events.on('change', ({ subnetId, validators, at }) => this.uptime.syncSubnet(subnetId, validators, at ?? this.clock.now()))
     this.faults.events.on('change', () => {
@@ -409,7 +419,33 @@ export class Network {
    * genesis from the tx, the P-chain's subnet and chain ids, served by every node at
    * `/ext/bc/<blockchain id>/rpc` (and by its name when free). Other VMs are recorded on the P-chain only.
    */
-  async startChainFromP(blockchainId: string): Promise<L1 | undefined> {
+  startChainFromP(blockchainId: string): Promise<L1 | undefined> {
+    // One start per chain: the acceptance listener and the caller that issued the tx may both ask.
+    let starting = this.#chainStarts.get(blockchainId)
+    if (!starting) {
+      starting = this.#startChainFromP(blockchainId).finally(() => this.#chainStarts.delete(blockchainId))
+      this.#chainStarts.set(blockchainId, starting)
+    }
+    return starting
+  }
+
+  /** Waits for the chains accepted CreateChainTxs are starting (a failed start is the starter's to report). */
+  async chainStartsSettled(): Promise<void> {
+    await Promise.allSettled([...this.#chainStarts.values()])
+  }
+
+  /**
+   * Issues a signed P-chain tx as `platform.issueTx` does: through the P-chain's mempool (verified,
+   * then built at once unless the build mode waits for the next tick); a subnet-EVM chain the tx
+   * creates is running when this returns. Throws `PChainIssueError` with the node's text.
+   */
+  async issuePChainTx(signed: PChainSignedTx): Promise<string> {
+    const txId = this.primary.pchain.mempool.issue(signed)
+    await this.chainStartsSettled()
+    return txId
+  }
+
+  async #startChainFromP(blockchainId: string): Promise<L1 | undefined> {
     const record = this.primary.pchain.state.getBlockchain(blockchainId)
     if (!record || record.vmId !== SUBNET_EVM_ID || this.l1(blockchainId)) return this.l1(blockchainId)
     const nameFree = /^[A-Za-z0-9_-]{1,64}$/.test(record.name) && !this.chain(record.name) && !['P', 'X', 'C'].includes(record.name)
@@ -524,6 +560,7 @@ export class Network {
     const now = BigInt(this.clock.now())
     for (const chain of this.chains) await mineDueIntervalBlocks(chain, now)
     this.primary.advanceTo(this.clock.now())
+    await this.chainStartsSettled()
     for (const node of this.nodes) await node.health.tick()
   }
 

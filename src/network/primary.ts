@@ -12,6 +12,7 @@ import { PChain, type UptimeFn, type ValidatorSetListener } from '../platform/pc
 import { pchainConfig } from '../platform/pchain/config.js'
 import { authenticate } from '../platform/pchain/auth.js'
 import { PChainAtomicMemory } from '../platform/pchain/atomicAdapter.js'
+import type { BuildMode, PChainMempoolSnapshot } from '../platform/pchain/mempool.js'
 import { XChain } from '../platform/xchain/chain.js'
 import type { XStateSnapshot } from '../platform/xchain/state.js'
 import { devAccountAllocations, type Keychain } from '../platform/xchain/wallet.js'
@@ -25,7 +26,8 @@ export const DEV_X_BALANCE = 10_000n * 1_000_000_000n
 /** Each dev account's AVAX on the P-chain at genesis, in nAVAX. */
 export const DEV_P_BALANCE = 10_000n * 1_000_000_000n
 
-export type PrimarySnapshot = { x: XStateSnapshot; shared: SharedMemorySnapshot; cAtomic: CAtomicSnapshot; p: ReturnType<PChain['snapshot']> }
+/** `pMempool`: absent in snapshot files written before the P-chain had a mempool (restored empty). */
+export type PrimarySnapshot = { x: XStateSnapshot; shared: SharedMemorySnapshot; cAtomic: CAtomicSnapshot; p: ReturnType<PChain['snapshot']>; pMempool?: PChainMempoolSnapshot }
 
 export type PrimaryNetworkOptions = {
   presetName: NetworkPresetName
@@ -46,6 +48,12 @@ export type PrimaryNetworkOptions = {
   genesisTxId: Uint8Array
   /** The genesis of the preset (see `buildNetworkGenesis`), with the simulated nodes as initial stakers. */
   genesis: NetworkGenesis
+  /**
+   * When the P-chain builds: `auto` (default) a block as soon as a tx is accepted into its mempool;
+   * `manual` at the network's next tick (`advanceTo`), so a tx issued over the API is `Processing`
+   * meanwhile. The network follows its mining mode: `auto` mining builds at once.
+   */
+  pchainBuild?: BuildMode
 }
 
 /**
@@ -86,6 +94,7 @@ export class PrimaryNetwork {
       uptime: options.uptime,
       listener: options.validators,
     })
+    this.pchain.mempool.configure({ now: () => clock.now(), mode: options.pchainBuild ?? 'auto' })
     this.xchain = new XChain({
       preset: presetName,
       clock,
@@ -156,20 +165,21 @@ export class PrimaryNetwork {
    * Moves the P-chain to network time: stakers start and end (rewards), L1 validators pay fees.
    * It stops at each block on the way, so each new validator set is announced at the time it took
    * effect (a node's uptime tracker sees an L1 validator go inactive when its balance ran out).
+   * Txs waiting in the mempool (manual build mode) are then built into a block.
    */
   advanceTo(now: number): void {
-    while (now > this.pchain.timestamp) {
-      const next = this.pchain.nextChangeTime(now)
-      this.pchain.advanceTo(Math.min(now, Math.max(next, this.pchain.timestamp + 1)))
-    }
+    this.pchain.catchUp(now)
+    // In the manual build mode the waiting txs get their block at the network's tick.
+    this.pchain.mempool.build()
   }
 
   snapshot(): PrimarySnapshot {
-    return { x: this.xchain.snapshot(), shared: this.sharedMemory.snapshot(), cAtomic: this.cAtomic.snapshot(), p: this.pchain.snapshot() }
+    return { x: this.xchain.snapshot(), shared: this.sharedMemory.snapshot(), cAtomic: this.cAtomic.snapshot(), p: this.pchain.snapshot(), pMempool: this.pchain.mempool.snapshot() }
   }
 
   restore(snapshot: PrimarySnapshot): void {
     this.pchain.restore(snapshot.p)
+    this.pchain.mempool.restore(snapshot.pMempool)
     this.xchain.restore(snapshot.x)
     this.sharedMemory.restore(snapshot.shared)
     this.cAtomic.restore(snapshot.cAtomic)

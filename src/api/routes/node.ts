@@ -66,6 +66,7 @@ export const nodeRoutes: FastifyPluginAsync<NodeRoutesOptions> = async (app, { n
     lookupChain: (alias) => node.lookupChain(alias),
     now: () => network.clock.now(),
     sharedMemory: network.primary.sharedMemory,
+    issue: (signed) => network.issuePChainTx(signed),
   }
   const avmContext: AvmContext = { xchain: network.primary.xchain, lookupChain: (alias) => node.lookupChain(alias) }
   // The P- and X-chain APIs live at their chains' paths; `/ext/P`, `/ext/bc/platform`… reach them through the node's aliases.

@@ -1,14 +1,17 @@
 import { sha256 } from '@noble/hashes/sha2.js'
+import { BaseError } from '../../core/errors.js'
 import { TypedEmitter } from '../../core/events.js'
-import { hexToBytes } from '../../core/hex.js'
 import { PRIMARY_NETWORK_ID, idFromString } from '../../core/ids.js'
 import type { ValidatorEntry } from '../../core/validatorEntry.js'
 import type { OutputOwners, PChainSignedTx, Utxo } from '../txs.js'
 import { showId } from '../txs.js'
 import { encodeSignedTx } from '../codec.js'
 import type { PChainConfig } from './config.js'
-import { PChainTxError, fail } from './errors.js'
-import type { AtomicMemory, ExecContext, TxAuth } from './executor.js'
+import { PChainTxError, fail, wrap } from './errors.js'
+import { toGas, txComplexity } from './fees.js'
+import { PChainMempool } from './mempool.js'
+import { PChainValidatorSets } from './validatorSets.js'
+import type { AtomicMemory, ExecContext, ExecResult, TxAuth } from './executor.js'
 import { executeStandardTx, produceUtxo, txFee, utxoKey } from './executor.js'
 import { applyGenesis, genesisBlock, type PChainGenesis } from './genesis.js'
 import { blockIdOf, encodeBanffBlock } from './blocks.js'
@@ -47,6 +50,17 @@ export type PChainOptions = {
 
 export type IssueResult = { txId: string; height: number; blockId: string; fee: bigint }
 
+/** A signed tx with its id and the signers of its credentials ({@link PChain.prepare}). */
+export type PreparedTx = { signed: PChainSignedTx; txId: string; auth: TxAuth }
+
+/** What {@link PChain.buildBlock} did with each tx: accepted in `block`, dropped, or left for a later block (the block was full). */
+export type PackedBlock = {
+  block?: PBlock
+  accepted: IssueResult[]
+  dropped: { txId: string; error: PChainTxError }[]
+  leftover: (PreparedTx & { gas: bigint })[]
+}
+
 export type ValidationStatus = 'pending' | 'active' | 'completed' | 'removed' | 'unknown'
 
 /**
@@ -62,12 +76,10 @@ export class PChain {
   #auth: Authenticator
   #atomic: AtomicMemory
   #uptime: UptimeFn
-  #listener: ValidatorSetListener | undefined
-  #pushed = new Map<string, string>()
-  /** The validator sets, kept up to date by {@link validatorSets} / publishing; each sorted by node id. */
-  #sets = new Map<string, ValidatorEntry[]>()
-  /** Subnets whose set changed since it was last pushed. */
-  #unpushed = new Set<string>()
+  /** The validator sets the state implies, pushed to the listener as they change. */
+  readonly #sets: PChainValidatorSets
+  /** The one way users' transactions enter the chain: verified, held, built into blocks. */
+  readonly mempool: PChainMempool
 
   constructor(o: PChainOptions) {
     this.config = o.config
@@ -75,7 +87,8 @@ export class PChain {
     this.#auth = o.authenticate
     this.#atomic = o.atomic
     this.#uptime = o.uptime ?? (() => 1)
-    this.#listener = o.listener
+    this.#sets = new PChainValidatorSets(() => this.state, o.listener)
+    this.mempool = new PChainMempool(this)
     const genesis = o.genesis ?? {}
     this.state = PChainState.empty({
       timestamp: o.genesisTimestamp, supply: o.initialSupply, primaryNetworkId: PRIMARY_NETWORK_ID,
@@ -96,11 +109,7 @@ export class PChain {
   }
 
   setListener(l: ValidatorSetListener | undefined) {
-    this.#listener = l
-    this.#pushed.clear()
-    this.#refreshSets()
-    for (const id of this.#sets.keys()) this.#unpushed.add(id)
-    this.#publish()
+    this.#sets.setListener(l)
   }
   setUptime(fn: UptimeFn) { this.#uptime = fn }
 
@@ -110,13 +119,69 @@ export class PChain {
   /**
    * Verifies and accepts one tx in a new standard block at `timestamp` (default: the chain time).
    * Time is advanced first (with the blocks that implies). A refused tx throws {@link PChainTxError}
-   * and changes nothing (the time advance included).
+   * with the executor's own message (the `%w` chain below `StandardTx`) and changes nothing (the
+   * time advance included). This is the chain's primitive: transactions users issue go through its
+   * {@link mempool}, which verifies them as the node does and builds with {@link buildBlock}.
    */
   issueTx(signed: PChainSignedTx, options: { timestamp?: number } = {}): IssueResult {
     const before = this.state.height
-    const result = this.#issue(signed, options)
+    const tx = this.prepare(signed)
+    const result = this.state.atomically(() => {
+      if (options.timestamp !== undefined && options.timestamp > this.state.timestamp) this.#advance(options.timestamp)
+      const packed = this.#pack([tx])
+      if (packed.dropped[0]) throw packed.dropped[0].error
+      const waiting = packed.leftover[0]
+      if (waiting) throw new PChainTxError('insufficientCapacity', `insufficient capacity: capacity (${this.state.feeState.capacity}) < gas (${waiting.gas})`)
+      return packed.accepted[0]!
+    })
     this.#emitFrom(before)
     return result
+  }
+
+  /** The tx's id and the signers of its credentials, as the chain's authenticator finds them. */
+  prepare(signed: PChainSignedTx): PreparedTx {
+    const auth = this.#auth(signed)
+    return { signed, txId: showId(auth.txId), auth }
+  }
+
+  /**
+   * `manager.VerifyTx`: checks `tx` against the state the next block would start from at
+   * `timestamp` (chain time advanced to it, as `AdvanceTimeTo` on a diff), keeping nothing. Throws
+   * a {@link PChainTxError} whose message is the node's: `failed execution: standard tx <id> failed
+   * execution: …`, `tx exceeds current gas capacity: <gas> > <capacity>`, or `failed to calculate
+   * tx complexity: …` after Etna. (Warp messages' signatures are not verified: see the wallet.)
+   */
+  verifyTx(tx: PreparedTx, timestamp: number): void {
+    this.state.tentatively(() => {
+      if (timestamp > this.state.timestamp) this.#advance(timestamp)
+      const ctx = this.#ctx(this.state.height + 1)
+      if (this.state.timestamp >= this.config.upgrades.etnaTime) {
+        const complexity = txComplexity(tx.signed.unsigned)
+        if (!complexity) throw new PChainTxError('unsupportedTx', 'failed to calculate tx complexity: unsupported transaction type')
+        const gas = toGas(complexity, this.config.dynamicFee.weights)
+        const capacity = this.state.feeState.capacity
+        if (gas > capacity) throw new PChainTxError('insufficientCapacity', `tx exceeds current gas capacity: ${gas} > ${capacity}`)
+      }
+      try {
+        executeStandardTx(ctx, tx.signed, tx.auth)
+      } catch (err) {
+        throw wrap(err, (m) => `failed execution: standard tx ${tx.txId} failed execution: ${m}`)
+      }
+    })
+  }
+
+  /**
+   * Builds one standard block at the chain time from `txs`, in order, as the real builder packs
+   * its mempool: each tx executes on the state the earlier ones left; one that fails is dropped
+   * (with the executor's error), one that conflicts with an earlier import of the block is dropped
+   * with `block contains conflicting transactions`, and once a tx's gas exceeds the capacity left
+   * the block is full: it and every later tx are `leftover`. No block when nothing was accepted.
+   */
+  buildBlock(txs: readonly PreparedTx[]): PackedBlock {
+    const before = this.state.height
+    const packed = this.state.atomically(() => this.#pack(txs))
+    this.#emitFrom(before)
+    return packed
   }
 
   /** Accepted blocks, in order, once their state is in place (the indexer listens). */
@@ -127,36 +192,77 @@ export class PChain {
     for (const block of this.state.d.blocks.slice(height + 1)) this.events.emit('block', block)
   }
 
-  #issue(signed: PChainSignedTx, options: { timestamp?: number }): IssueResult {
-    const auth = this.#auth(signed)
-    const txId = showId(auth.txId)
-    return this.state.atomically(() => {
-      if (this.state.getTx(txId)) throw new PChainTxError('duplicateTx', `tx ${txId} already accepted`)
-      if (options.timestamp !== undefined && options.timestamp > this.state.timestamp) this.#advance(options.timestamp)
-      const height = this.state.height + 1
-      const ctx = this.#ctx(height)
-      const res = executeStandardTx(ctx, signed, auth)
-      // the block consumes the tx's gas from the fee state (gas.State.ConsumeGas)
-      if (res.gas > 0n) {
-        const fs = this.state.feeState
-        if (fs.capacity < res.gas) throw new PChainTxError('insufficientCapacity', `insufficient capacity: capacity (${fs.capacity}) < gas (${res.gas})`)
-        this.state.setFeeState({ capacity: fs.capacity - res.gas, excess: fs.excess + res.gas })
+  /** Packs `txs` into the next block (inside the caller's `atomically`); see {@link buildBlock}. */
+  #pack(txs: readonly PreparedTx[]): PackedBlock {
+    const height = this.state.height + 1
+    const ctx = this.#ctx(height)
+    const accepted: { tx: PreparedTx; res: ExecResult }[] = []
+    const dropped: PackedBlock['dropped'] = []
+    const leftover: PackedBlock['leftover'] = []
+    const imported = new Set<string>()
+    for (const tx of txs) {
+      if (leftover.length > 0) {
+        leftover.push({ ...tx, gas: this.#gasOf(tx.signed.unsigned) })
+        continue
       }
-      // atomic requests apply on accept: do them last (they are not journaled)
-      const block = this.#addBlock('standard', [txId], [encodeSignedTx('P', signed)])
-      this.state.putTx({ id: txId, type: signed.unsigned.type, height, status: 'Committed', tx: signed })
+      try {
+        const res = this.state.atomically(() => {
+          const r = executeStandardTx(ctx, tx.signed, tx.auth)
+          // The block is full once a tx's gas exceeds what is left (checked after execution, which
+          // prices the tx anyway: one that would also fail is dropped rather than left waiting).
+          if (r.gas > this.state.feeState.capacity) throw new BlockFull(r.gas)
+          if (this.state.getTx(tx.txId)) throw new PChainTxError('duplicateTx', `tx ${tx.txId} already accepted`)
+          if (r.atomicKeys?.some((k) => imported.has(`${r.importedFrom}/${k}`))) throw new PChainTxError('conflictingBlockTxs', 'block contains conflicting transactions')
+          // the block consumes the tx's gas from the fee state (gas.State.ConsumeGas)
+          if (r.gas > 0n) {
+            const fs = this.state.feeState
+            this.state.setFeeState({ capacity: fs.capacity - r.gas, excess: fs.excess + r.gas })
+          }
+          this.state.putTx({ id: tx.txId, type: tx.signed.unsigned.type, height, status: 'Committed', tx: tx.signed })
+          return r
+        })
+        for (const k of res.atomicKeys ?? []) imported.add(`${res.importedFrom}/${k}`)
+        accepted.push({ tx, res })
+      } catch (err) {
+        if (err instanceof BlockFull) leftover.push({ ...tx, gas: err.gas })
+        else if (err instanceof PChainTxError) dropped.push({ txId: tx.txId, error: err })
+        else throw err
+      }
+    }
+    if (accepted.length === 0) return { accepted: [], dropped, leftover }
+    const block = this.#addBlock('standard', accepted.map((a) => a.tx.txId), accepted.map((a) => encodeSignedTx('P', a.tx.signed)))
+    // atomic requests apply on accept: last, once the block is in place (they are not journaled)
+    for (const { res } of accepted) {
       if (res.importedFrom && res.atomicKeys) this.#atomic.consume(res.importedFrom, res.atomicKeys)
       if (res.exported) this.#atomic.export(res.exported.to, res.exported.utxos)
-      this.#publish()
-      return { txId, height, blockId: block.id, fee: res.burned }
-    })
+    }
+    this.#sets.publish()
+    return { block, accepted: accepted.map(({ tx, res }) => ({ txId: tx.txId, height, blockId: block.id, fee: res.burned })), dropped, leftover }
+  }
+
+  /** The gas a tx uses (0 before Etna, and for the pre-Etna staker txs the fee rules do not price). */
+  #gasOf(unsigned: PChainSignedTx['unsigned']): bigint {
+    if (unsigned.type === 'AddValidatorTx' || unsigned.type === 'AddDelegatorTx' || this.state.timestamp < this.config.upgrades.etnaTime) return 0n
+    const complexity = txComplexity(unsigned)
+    return complexity ? toGas(complexity, this.config.dynamicFee.weights) : 0n
+  }
+
+  /**
+   * Moves chain time to `now` one block at a time: each staker change and L1 eviction gets its own
+   * advance, so each new validator set is announced at the time it took effect.
+   */
+  catchUp(now: number): void {
+    while (now > this.state.timestamp) {
+      const next = this.nextChangeTime(now)
+      this.advanceTo(Math.min(now, Math.max(next, this.state.timestamp + 1)))
+    }
   }
 
   /** Moves chain time to `timestamp`, cutting every block the real chain would on the way. */
   advanceTo(timestamp: number): PBlock[] {
     const before = this.state.height
     this.state.atomically(() => this.#advance(timestamp))
-    this.#publish()
+    this.#sets.publish()
     this.#emitFrom(before)
     return this.state.d.blocks.slice(before + 1)
   }
@@ -331,143 +437,33 @@ export class PChain {
   /**
    * The active validator sets: primary (validators + delegations), permissioned subnets, L1s
    * (active validators); each sorted by node id. The sets pushed to the listener also hold the
-   * inactive L1 validators (`isActive: false`). Kept up to date incrementally: only the
-   * (subnet, node) entries and L1s the state reports changed are recomputed.
+   * inactive L1 validators (`isActive: false`).
    */
   validatorSets(): Map<string, ValidatorEntry[]> {
-    this.#refreshSets()
-    const out = new Map<string, ValidatorEntry[]>()
-    for (const id of this.#setOrder()) out.set(id, this.#sets.get(id)!.filter((v) => v.isActive !== false))
-    return out
-  }
-
-  /** PRIMARY first, then subnets in creation order, then any other subnet with validators. */
-  #setOrder(): string[] {
-    const order = [PRIMARY_NETWORK_ID]
-    for (const id of this.state.d.subnets.keys()) if (id !== PRIMARY_NETWORK_ID) order.push(id)
-    if (this.#sets.size > order.length) for (const id of this.#sets.keys()) if (!this.state.d.subnets.has(id) && id !== PRIMARY_NETWORK_ID) order.push(id)
-    return order
-  }
-
-  #refreshSets() {
-    const st = this.state
-    const ch = st.takeValidatorSetChanges()
-    const changed = this.#unpushed
-    if (ch.all) {
-      this.#sets.clear()
-      const ids = new Set([PRIMARY_NETWORK_ID, ...st.d.subnets.keys()])
-      for (const v of st.d.currentValidators.values()) ids.add(v.subnetId)
-      for (const id of ids) this.#recomputeSubnet(id)
-      for (const id of this.#sets.keys()) changed.add(id)
-      return
-    }
-    for (const id of ch.subnets) { this.#recomputeSubnet(id); changed.add(id) }
-    for (const [id, nodes] of ch.nodes) {
-      if (ch.subnets.has(id)) continue
-      if (id !== PRIMARY_NETWORK_ID && st.getSubnet(id)?.conversion) continue // an L1's set is its L1 validators
-      let list = this.#sets.get(id)
-      if (!list) this.#sets.set(id, (list = []))
-      let any = false
-      for (const node of nodes) {
-        const entry = this.#stakerEntry(id, node)
-        let i = lowerBoundNode(list, node)
-        const found = i < list.length && list[i]!.nodeId === node
-        if (found && entry) list[i] = entry
-        else if (found) list.splice(i, 1)
-        else if (entry) list.splice(i, 0, entry)
-        else continue
-        any = true
-      }
-      if (list.length === 0 && id !== PRIMARY_NETWORK_ID && !st.getSubnet(id)) this.#sets.delete(id)
-      if (any) changed.add(id)
-    }
-  }
-
-  /** Recomputes one subnet's set whole (an L1's from its L1 validators, inactive ones marked). */
-  #recomputeSubnet(id: string) {
-    const st = this.state
-    const subnet = st.getSubnet(id)
-    const list: ValidatorEntry[] = []
-    if (id !== PRIMARY_NETWORK_ID && subnet?.conversion) {
-      for (const v of st.l1ValidatorsOf(id)) {
-        const entry: ValidatorEntry = { nodeId: v.nodeId, weight: v.weight, blsPublicKey: hexToBytes(v.publicKey as `0x${string}`), startTime: BigInt(v.startTime), validationId: v.validationId }
-        // A balance that ran out leaves the validator current but inactive (`IsActive`: EndAccumulatedFee ≠ 0).
-        list.push(v.endAccumulatedFee === 0n ? { ...entry, isActive: false } : entry)
-      }
-    } else {
-      for (const v of st.currentValidatorsOf(id)) list.push(this.#stakerEntry(id, v.nodeId)!)
-    }
-    list.sort((a, b) => (a.nodeId < b.nodeId ? -1 : 1))
-    if (list.length === 0 && id !== PRIMARY_NETWORK_ID && !subnet) this.#sets.delete(id)
-    else this.#sets.set(id, list)
-  }
-
-  /** The entry of a (non-L1) subnet validator: its weight plus its current delegations. */
-  #stakerEntry(subnetId: string, nodeId: string): ValidatorEntry | undefined {
-    const st = this.state
-    const v = st.getCurrentValidator(subnetId, nodeId)
-    if (!v) return undefined
-    let weight = v.weight
-    for (const d of st.delegatorsOf(subnetId, nodeId, 'current')) weight += d.weight
-    const key = v.blsPublicKey ?? st.getCurrentValidator(PRIMARY_NETWORK_ID, nodeId)?.blsPublicKey
-    return { nodeId, weight, blsPublicKey: key ? hexToBytes(key as `0x${string}`) : undefined, startTime: BigInt(v.startTime) }
-  }
-
-  #publish() {
-    if (!this.#listener) return
-    this.#refreshSets()
-    if (this.#unpushed.size === 0) return
-    const due = this.#unpushed
-    this.#unpushed = new Set()
-    for (const subnetId of this.#setOrder()) {
-      if (!due.has(subnetId)) continue
-      const entries = this.#sets.get(subnetId)!
-      const fp = entries.map((e) => `${e.nodeId}|${e.weight}|${e.validationId ?? ''}|${e.isActive ?? ''}`).join(',')
-      if (this.#pushed.get(subnetId) === fp) continue
-      this.#pushed.set(subnetId, fp)
-      this.#listener.set(subnetId, entries.slice(), this.state.timestamp)
-    }
+    return this.#sets.active()
   }
 
   // --- snapshots -----------------------------------------------------------------------------
 
   /** A snapshot of the state (copy-on-write, see {@link PChainState.snapshot}), with the validator sets it implies. */
   snapshot(): PChainSnapshot {
-    this.#refreshSets()
     const snap = this.state.snapshot()
-    snapshotSets.set(snap, copySets(this.#sets))
+    this.#sets.remember(snap)
     return snap
   }
 
   restore(snap: PChainSnapshot) {
     this.state.restore(snap)
-    const sets = snapshotSets.get(snap)
-    if (sets) {
-      // the sets taken with the snapshot are those of the restored state: no recomputation
-      this.state.takeValidatorSetChanges()
-      this.#sets = copySets(sets)
-    } else {
-      this.#refreshSets()
-    }
-    this.#pushed.clear()
-    this.#unpushed = new Set(this.#sets.keys())
-    this.#publish()
+    this.#sets.restore(snap)
   }
   serialize(): string { return this.state.serialize() }
   hash(): string { return this.state.hash() }
 }
 
-/** Index of the first entry of `list` (sorted by node id) whose node id is not less than `nodeId`. */
-function lowerBoundNode(list: readonly ValidatorEntry[], nodeId: string): number {
-  let lo = 0, hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (list[mid]!.nodeId < nodeId) lo = mid + 1
-    else hi = mid
+/** A tx that does not fit in the block's remaining gas: it waits for the next block. */
+class BlockFull extends BaseError {
+  override name = 'BlockFull'
+  constructor(readonly gas: bigint) {
+    super('block full')
   }
-  return lo
 }
-
-/** The validator sets each snapshot was taken with (by the snapshot object). */
-const snapshotSets = new WeakMap<object, Map<string, ValidatorEntry[]>>()
-const copySets = (sets: Map<string, ValidatorEntry[]>) => new Map([...sets].map(([id, list]) => [id, list.slice()]))

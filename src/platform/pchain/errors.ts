@@ -70,6 +70,8 @@ export const E = {
   inputCredentialSignersMismatch: 'input expected a different number of signers than provided in the credential',
   wrongSig: 'wrong signature',
   // components/avax, database
+  wrongNetworkID: 'tx has wrong network ID',
+  wrongChainID: 'tx has wrong chain ID',
   inputsNotSortedUnique: 'inputs not sorted and unique',
   notFound: 'not found',
   // warp/message

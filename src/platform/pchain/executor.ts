@@ -14,8 +14,15 @@ import type { L1Validator, PChainState, Staker, UtxoOrigin } from './state.js'
 import { PENDING_TO_CURRENT, Priority, isPermissionedValidator } from './state.js'
 import { conversionValidationId, parseL1ValidatorWeight, parseRegisterL1Validator, registerValidationId } from './warpMessages.js'
 
-/** What signature checking needs: the tx id and, per credential, the addresses that signed (in signature order). */
-export type TxAuth = { txId: Uint8Array; signers: Uint8Array[][] }
+/**
+ * The signers of one credential: the addresses its signatures recovered (in signature order), or
+ * the refusal of a signature that recovers no key (secp256k1fx's `invalid signature`…), which the
+ * executor reports where it checks that credential, as the real verifier fails on recovery there.
+ */
+export type CredentialSigners = Uint8Array[] | PChainTxError
+
+/** What signature checking needs: the tx id and the signers of each credential. */
+export type TxAuth = { txId: Uint8Array; signers: CredentialSigners[] }
 
 /** Atomic (shared) memory as the P-chain sees it. */
 export interface AtomicMemory {
@@ -59,11 +66,12 @@ export function txFee(c: ExecContext, tx: PChainUnsignedTx): { fee: bigint; gas:
 // --- credentials ----------------------------------------------------------------------------
 
 /** `secp256k1fx.Fx.VerifyCredentials`. */
-function verifyCredentials(c: ExecContext, sigIndices: number[], signers: Uint8Array[] | undefined, owners: { locktime?: bigint; threshold: number; addrs: Uint8Array[] }) {
+function verifyCredentials(c: ExecContext, sigIndices: number[], signers: CredentialSigners | undefined, owners: { locktime?: bigint; threshold: number; addrs: Uint8Array[] }) {
   const n = sigIndices.length
   if ((owners.locktime ?? 0n) > BigInt(c.state.timestamp)) throw fail('timelocked')
   if (owners.threshold < n) throw fail('tooManySigners')
   if (owners.threshold > n) throw fail('tooFewSigners')
+  if (signers instanceof PChainTxError) throw signers
   if (!signers || n !== signers.length) throw fail('inputCredentialSignersMismatch')
   for (let i = 0; i < n; i++) {
     const index = sigIndices[i]!
@@ -75,7 +83,7 @@ function verifyCredentials(c: ExecContext, sigIndices: number[], signers: Uint8A
 }
 
 /** `verifyAuthorization`: the last credential authorizes `auth` against `owner`; returns the base creds count. */
-function verifyAuthorization(c: ExecContext, auth: TxAuth, owner: { locktime?: bigint; threshold: number; addrs: Uint8Array[] }, input: Input): Uint8Array[][] {
+function verifyAuthorization(c: ExecContext, auth: TxAuth, owner: { locktime?: bigint; threshold: number; addrs: Uint8Array[] }, input: Input): CredentialSigners[] {
   if (auth.signers.length === 0) throw fail('wrongNumberOfCredentials')
   try {
     verifyCredentials(c, input.sigIndices, auth.signers[auth.signers.length - 1], owner)
@@ -95,7 +103,7 @@ function subnetOwner(c: ExecContext, subnetId: Uint8Array): OutputOwners {
   return s.owner
 }
 
-function verifyPoASubnetAuthorization(c: ExecContext, auth: TxAuth, subnetId: Uint8Array, input: Input): Uint8Array[][] {
+function verifyPoASubnetAuthorization(c: ExecContext, auth: TxAuth, subnetId: Uint8Array, input: Input): CredentialSigners[] {
   const creds = verifyAuthorization(c, auth, subnetOwner(c, subnetId), input)
   if (c.state.getSubnet(showId(subnetId))?.conversion) throw fail('isImmutable', (m) => `"${showId(subnetId)}" ${m}`)
   return creds
@@ -112,7 +120,7 @@ function verifyInputsSorted(ins: TransferableInput[]) {
 }
 
 /** `utxo.verifier.VerifySpendUTXOs`: locked/unlocked balance per asset, with `produced` (fee + burns) added. */
-function verifySpendUTXOs(c: ExecContext, utxos: Utxo[], ins: TransferableInput[], outs: TransferableOutput[], creds: Uint8Array[][], producedAvax: bigint) {
+function verifySpendUTXOs(c: ExecContext, utxos: Utxo[], ins: TransferableInput[], outs: TransferableOutput[], creds: CredentialSigners[], producedAvax: bigint) {
   if (ins.length !== creds.length) throw fail('wrongNumberCredentials', (m) => `${m}: ${ins.length} inputs != ${creds.length} credentials`)
   const now = BigInt(c.state.timestamp)
   const unlockedConsumed = new Map<string, bigint>()
@@ -168,7 +176,7 @@ function ownerKey(o: OutputOwners): string {
   return showId(sha256(new TextEncoder().encode(`${o.locktime}|${o.threshold}|${o.addrs.map(hex).join(',')}`)))
 }
 
-function verifySpend(c: ExecContext, ins: TransferableInput[], outs: TransferableOutput[], creds: Uint8Array[][], producedAvax: bigint) {
+function verifySpend(c: ExecContext, ins: TransferableInput[], outs: TransferableOutput[], creds: CredentialSigners[], producedAvax: bigint) {
   const utxos = ins.map((input) => {
     const rec = c.state.getUtxo(utxoKey(input.txId, input.outputIndex))
     if (!rec) throw fail('notFound', (m) => `failed to read consumed UTXO ${utxoKey(input.txId, input.outputIndex)} due to: ${m}`)
@@ -282,14 +290,15 @@ export function executeStandardTx(c: ExecContext, signed: PChainSignedTx, auth: 
   const now = c.state.timestamp
   if (tx.type === 'AdvanceTimeTx' || tx.type === 'RewardValidatorTx') throw fail('wrongTxType')
   if (tx.type === 'TransformSubnetTx') throw new PChainTxError('transformSubnetPostEtna', 'TransformSubnetTx is not permitted post-Etna')
+  // txs.BaseTx.SyntacticVerify: avax.BaseTx.Verify's metadata first, sorting last
+  if (tx.base.networkId !== c.config.networkId) throw fail('wrongNetworkID', (m) => `metadata failed verification: ${m}`)
+  if (showId(tx.base.blockchainId) !== c.chainId) throw fail('wrongChainID', (m) => `metadata failed verification: ${m}`)
   verifyInputsSorted(tx.base.inputs)
-  if (tx.base.networkId !== c.config.networkId) throw new PChainTxError('wrongNetworkID', `expected networkID ${c.config.networkId} but got ${tx.base.networkId}`)
-  if (showId(tx.base.blockchainId) !== c.chainId) throw new PChainTxError('wrongChainID', `wrong chain ID`)
   const { fee, gas } = tx.type === 'AddValidatorTx' || tx.type === 'AddDelegatorTx' ? { fee: 0n, gas: 0n } : txFee(c, tx)
   const ins = tx.base.inputs
   const baseOuts = tx.base.outputs
   const creds = auth.signers
-  const flow = (outs: TransferableOutput[], cr: Uint8Array[][], produced: bigint, prefix?: string) => {
+  const flow = (outs: TransferableOutput[], cr: CredentialSigners[], produced: bigint, prefix?: string) => {
     try { verifySpend(c, ins, outs, cr, addU64(produced, fee)) } catch (err) { throw prefix ? wrap(err, (m) => `${prefix}: ${m}`) : err }
   }
   const result: ExecResult = { burned: fee, gas }

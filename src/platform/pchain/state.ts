@@ -303,6 +303,22 @@ export class PChainState {
     }
   }
 
+  /**
+   * Runs `fn` and undoes every mutation it made, whether it returns or throws: a check against the
+   * state as it would be (the mempool's verification against a diff of the preferred state).
+   */
+  tentatively<T>(fn: () => T): T {
+    const outer = this.#journal
+    const journal: Undo[] = []
+    this.#journal = journal
+    try {
+      return fn()
+    } finally {
+      for (let i = journal.length - 1; i >= 0; i--) journal[i]!()
+      this.#journal = outer
+    }
+  }
+
   #record(undo: Undo) {
     this.#journal?.push(undo)
   }

@@ -50,8 +50,11 @@ import { conversionValidationId, encodeL1ValidatorWeight, encodeRegisterL1Valida
  * `createNodeIdentity`) to aggregate a real signature over the canonical set the P-chain publishes
  * for the L1; without them the message carries an empty signer set and a zero signature.
  *
- * Every issuing method returns the P-chain's {@link IssueResult} (`txId`, `height`, `blockId`,
- * `fee`) plus the signed tx and, where the tx creates something, its id.
+ * Every issuing method goes through the chain's mempool (`PChain.mempool.issueNow`: verified as
+ * the node verifies a tx it is sent, then built into a block at once whatever the build mode) and
+ * returns the P-chain's {@link IssueResult} (`txId`, `height`, `blockId`, `fee`) plus the signed tx
+ * and, where the tx creates something, its id. A refusal is a `PChainIssueError` with the node's
+ * text (`failed verification: failed execution: standard tx <id> failed execution: …`).
  */
 
 /** A node's identity as the wallet needs it (`createNodeIdentity` satisfies it). */
@@ -286,8 +289,9 @@ export class PWallet {
     throw new InvalidStateError('the transaction fee did not converge')
   }
 
+  /** Through the chain's mempool, as every user's tx goes, built into a block at once. */
   #issue(tx: PChainSignedTx): PIssued {
-    return { ...this.chain.issueTx(tx), tx }
+    return { ...this.chain.mempool.issueNow(tx), tx }
   }
 
   /** The signature indices and keys that satisfy `owner` (subnet owner, deactivation owner). */

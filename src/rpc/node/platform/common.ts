@@ -80,6 +80,53 @@ export function encodeBytes(encoding: Encoding, bytes: Uint8Array): string {
   return bytesToHex(checked)
 }
 
+/**
+ * `formatting.Decode`: an empty string is no bytes; `hex`/`hexc`/`hexnc` need the `0x` prefix and
+ * Go's hex digits, and `hex`/`hexc` end in the 4-byte sha256 checksum, which is checked and cut.
+ * Throws with Go's texts (`missing 0x prefix to hex encoding`, `encoding/hex: invalid byte: U+0067
+ * 'g'`, `encoding/hex: odd length hex string`, `input string is smaller than the checksum size`,
+ * `invalid input checksum`, `unsupported encoding in method`).
+ */
+export function decodeBytes(encoding: Encoding, text: string): Uint8Array {
+  if (text.length === 0) return new Uint8Array()
+  if (encoding === 'json') throw new NodeRpcError('unsupported encoding in method')
+  if (!text.startsWith('0x')) throw new NodeRpcError('missing 0x prefix to hex encoding')
+  const bytes = goHexDecode(text.slice(2))
+  if (encoding === 'hexnc') return bytes
+  if (bytes.length < 4) throw new NodeRpcError('input string is smaller than the checksum size')
+  const raw = bytes.subarray(0, bytes.length - 4)
+  const sum = sha256(raw).subarray(28)
+  if (!sum.every((b, i) => b === bytes[raw.length + i])) throw new NodeRpcError('invalid input checksum')
+  return raw
+}
+
+/** Go's `hex.DecodeString` over the UTF-8 bytes of `digits`: a bad byte is reported before an odd length. */
+function goHexDecode(digits: string): Uint8Array {
+  const src = new TextEncoder().encode(digits)
+  const value = (b: number) => (b >= 48 && b <= 57 ? b - 48 : b >= 97 && b <= 102 ? b - 87 : b >= 65 && b <= 70 ? b - 55 : -1)
+  const out = new Uint8Array(src.length >> 1)
+  let j = 1
+  for (; j < src.length; j += 2) {
+    const a = value(src[j - 1]!), b = value(src[j]!)
+    if (a < 0) throw invalidHexByte(src[j - 1]!)
+    if (b < 0) throw invalidHexByte(src[j]!)
+    out[(j - 1) >> 1] = (a << 4) | b
+  }
+  if (src.length % 2 === 1) {
+    if (value(src[j - 1]!) < 0) throw invalidHexByte(src[j - 1]!)
+    throw new NodeRpcError('encoding/hex: odd length hex string')
+  }
+  return out
+}
+
+/** `hex.InvalidByteError`: `%#U` of the byte as a rune (`U+0067 'g'`; the quoted glyph only when printable). */
+function invalidHexByte(byte: number): NodeRpcError {
+  const code = `U+${byte.toString(16).toUpperCase().padStart(4, '0')}`
+  const glyph = String.fromCodePoint(byte)
+  const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(glyph)
+  return new NodeRpcError(`encoding/hex: invalid byte: ${printable ? `${code} '${glyph}'` : code}`)
+}
+
 /** `formatting.Encode(HexNC, b)`, as `types.JSONByteSlice` and BLS keys are written. */
 export const hexnc = (bytes: Uint8Array): string => bytesToHex(bytes)
 

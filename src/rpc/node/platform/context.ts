@@ -1,5 +1,6 @@
 import type { SharedMemory } from '../../../platform/atomic.js'
 import type { PChain } from '../../../platform/pchain/chain.js'
+import type { PChainSignedTx } from '../../../platform/txs.js'
 import type { ValidatorEntry } from '../../../network/validators.js'
 
 /** What the answering node sees of a primary-network validator. */
@@ -37,8 +38,13 @@ export interface PlatformContext {
    * the P-chain and not yet imported). Default: none, so such a call returns no UTXOs.
    */
   sharedMemory?: Pick<SharedMemory, 'indexed'>
-  /** The mempool's drop reason of a tx (`Builder.GetDropReason`). Default: nothing is ever dropped. */
+  /** The mempool's drop reason of a tx (`Builder.GetDropReason`). Default: the P-chain mempool's. */
   dropReason?(txId: string): string | undefined
+  /**
+   * Issues a signed tx (`platform.issueTx`): its id, or a `PChainTxError` with the mempool's text.
+   * Default: `pchain.mempool.issue`. The network's also waits for a chain the tx creates to start.
+   */
+  issue?(signed: PChainSignedTx): Promise<string> | string
   /**
    * The validator set of a subnet at a past P-chain height (≤ the current height), for
    * `getValidatorsAt`. Default: the current set (`pchain.validatorSets()`) whatever the height,

@@ -7,13 +7,16 @@ export type GetTxStatusResult = { status: 'Committed' | 'Aborted' | 'Processing'
 
 /**
  * `platform.getTxStatus({txID})`: `Committed` / `Aborted` (a reward tx whose abort block was
- * accepted) for an accepted tx, else `Dropped` with the mempool's reason when the context knows
- * one, else `Unknown`. (l1sim accepts a tx when it is issued, so nothing is ever `Processing`.)
+ * accepted) for an accepted tx, `Processing` while it waits in the mempool (the manual build mode),
+ * else `Dropped` with the mempool's reason (the refusal it was issued with, or `standard tx <id>
+ * failed execution: …` when its block refused it), else `Unknown`.
  */
 export const getTxStatus = defineNodeMethod(objectParams({ txID: cb58Id }), ({ txID }, ctx: PlatformContext): GetTxStatusResult => {
   const stored = ctx.pchain.state.getTx(txID)
   if (stored) return { status: stored.status }
-  const reason = ctx.dropReason?.(txID)
+  if (ctx.pchain.mempool.has(txID)) return { status: 'Processing' }
+  // dropped txs may be issued again: their reason is read after the state and the mempool
+  const reason = ctx.dropReason ? ctx.dropReason(txID) : ctx.pchain.mempool.dropReason(txID)
   if (reason === undefined) return { status: 'Unknown' }
   return reason === '' ? { status: 'Dropped' } : { status: 'Dropped', reason }
 })

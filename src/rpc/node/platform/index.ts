@@ -24,13 +24,14 @@ import { getUTXOs } from './getUTXOs.js'
 import { getValidatorFeeConfig } from './getValidatorFeeConfig.js'
 import { getValidatorFeeState } from './getValidatorFeeState.js'
 import { getValidatorsAt } from './getValidatorsAt.js'
+import { issueTx } from './issueTx.js'
 
 export type { PlatformContext, ValidatorView } from './context.js'
 export { platformTxJson } from './txJson.js'
 
 /**
  * The `platform` service at `/ext/bc/P` (aliases `/ext/P`, `/ext/bc/platform`): the read methods
- * of avalanchego's `vms/platformvm/service.go`, by wire method name.
+ * of avalanchego's `vms/platformvm/service.go` and `issueTx`, by wire method name.
  */
 export const platformService = {
   getBalance,
@@ -57,4 +58,5 @@ export const platformService = {
   getValidatorFeeConfig,
   getValidatorFeeState,
   getValidatorsAt,
+  issueTx,
 } satisfies NodeService<PlatformContext>

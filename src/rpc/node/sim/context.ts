@@ -1,4 +1,5 @@
 import type { Network } from '../../../network/network.js'
+import { PChainIssueError } from '../../../platform/pchain/mempool.js'
 import type { SimNode } from '../../../network/node.js'
 import { NodeArgumentError, NodeRpcError } from '../types.js'
 import type { FieldDecoder } from '../params.js'
@@ -55,12 +56,17 @@ export function signerOf(ctx: SimContext, node: number | undefined) {
   return found.identity
 }
 
-/** Runs a wallet call; the chain's refusal (a Go error text) becomes the service's -32000 error. */
+/**
+ * Runs a wallet call; the chain's refusal (a Go error text) becomes the service's -32000 error. A
+ * P-chain tx goes through the chain's mempool as `platform.issueTx` sends it there, so its refusal
+ * reads as that method's (`couldn't issue tx: failed verification: …`).
+ */
 export function issue<T>(fn: () => T): T {
   try {
     return fn()
   } catch (error) {
     if (error instanceof NodeRpcError) throw error
+    if (error instanceof PChainIssueError) throw new NodeRpcError(`couldn't issue tx: ${error.shortMessage}`)
     throw new NodeRpcError((error as { shortMessage?: string }).shortMessage ?? (error as Error).message)
   }
 }
