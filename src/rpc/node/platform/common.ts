@@ -80,6 +80,42 @@ export function encodeBytes(encoding: Encoding, bytes: Uint8Array): string {
   return bytesToHex(checked)
 }
 
+/**
+ * `formatting.Decode`: `hex`/`hexc` take `0x` + hex with the 4-byte checksum last, `hexnc` without
+ * it; `json` is refused; an empty string is no bytes. The node's errors (`missing 0x prefix to hex
+ * encoding`, Go's `encoding/hex` messages, `invalid input checksum`…) come out as they are; a
+ * caller adds its own prefix (`problem decoding transaction: …`).
+ */
+export function decodeBytes(encoding: Encoding, text: string): Uint8Array {
+  if (text.length === 0) return new Uint8Array()
+  if (encoding === 'json') throw new NodeRpcError('unsupported encoding in method')
+  if (!text.startsWith('0x')) throw new NodeRpcError('missing 0x prefix to hex encoding')
+  const bytes = goHexDecode(text.slice(2))
+  if (encoding === 'hexnc') return bytes
+  if (bytes.length < 4) throw new NodeRpcError('input string is smaller than the checksum size')
+  const raw = bytes.subarray(0, bytes.length - 4)
+  const sum = sha256(raw).subarray(28)
+  if (!sum.every((b, i) => b === bytes[raw.length + i])) throw new NodeRpcError('invalid input checksum')
+  return raw
+}
+
+/** Go's `hex.DecodeString` over the string's UTF-8 bytes, with its errors (a bad byte is named before an odd length). */
+function goHexDecode(hex: string): Uint8Array {
+  const src = new TextEncoder().encode(hex)
+  const nibble = (b: number): number => (b >= 48 && b <= 57 ? b - 48 : b >= 97 && b <= 102 ? b - 87 : b >= 65 && b <= 70 ? b - 55 : -1)
+  for (const b of src) if (nibble(b) < 0) throw new NodeRpcError(`encoding/hex: invalid byte: ${goRuneU(b)}`)
+  if (src.length % 2 === 1) throw new NodeRpcError('encoding/hex: odd length hex string')
+  const out = new Uint8Array(src.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = (nibble(src[2 * i]!) << 4) | nibble(src[2 * i + 1]!)
+  return out
+}
+
+/** `%#U` of a byte as a rune, as Go's InvalidByteError writes it: `U+0067 'g'` (no quoted form when unprintable). */
+function goRuneU(b: number): string {
+  const code = `U+${b.toString(16).toUpperCase().padStart(4, '0')}`
+  return b < 0x20 || (b >= 0x7f && b < 0xa0) || b === 0xad ? code : `${code} '${String.fromCodePoint(b)}'`
+}
+
 /** `formatting.Encode(HexNC, b)`, as `types.JSONByteSlice` and BLS keys are written. */
 export const hexnc = (bytes: Uint8Array): string => bytesToHex(bytes)
 
