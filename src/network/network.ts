@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
 import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccount, type NodeIdentity } from '../core/keys.js'
 import { createSeededRandom, type SeededRandom } from '../core/random.js'
-import { createEvmChain, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
+import { createEvmChain, type ChainHooks, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createAcp176FeeRules } from '../evm/acp176.js'
 import { corethGenesisExtras } from '../evm/corethGenesis.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
@@ -153,6 +153,8 @@ export class Network {
     const nodeIds = identities.map((identity) => identity.nodeId)
     const waits = new WaitRecorder()
     const balance = options.balance ?? DEFAULT_DEV_BALANCE
+    // The C-chain's blocks take the atomic txs waiting in the primary network's mempool, once it exists.
+    let sealAtomicTxs: NonNullable<ChainHooks['beforeSeal']> = async () => {}
     const cChain = await createEvmChain({
       alias: 'C',
       chainId: BigInt(preset.evmChainId),
@@ -175,7 +177,7 @@ export class Network {
         alloc: Object.fromEntries(devAccounts.map((a) => [a.address.toLowerCase(), { balance }])),
       },
       mining: options.mining,
-      hooks: { genesisExtras: (timestamp) => corethGenesisExtras(preset.upgrades, timestamp) },
+      hooks: { genesisExtras: (timestamp) => corethGenesisExtras(preset.upgrades, timestamp), beforeSeal: (chain, block) => sealAtomicTxs(chain, block) },
       onLockWait: waits.observer('chain C'),
     })
     const validators = new ValidatorRegistry()
@@ -226,6 +228,7 @@ export class Network {
       genesisTxId: random.derive('pchain/genesis-utxos'),
       genesisValidators: identities.map((n, i) => ({ nodeId: n.nodeId, weight: PRIMARY_VALIDATOR_WEIGHT, txId: random.derive(`pchain/genesis-validator/${i}`) })),
     })
+    sealAtomicTxs = (_chain, block) => primary.sealAtomicTxs(block)
     const now = () => clock.now()
     const faults = new FaultState({ nodeCount, now })
     if (options.node?.bootstrapDelay !== undefined) faults.delayBootstrap(options.node.bootstrapDelay)
