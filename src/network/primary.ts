@@ -105,15 +105,17 @@ export class PrimaryNetwork {
    * The one way an atomic tx enters the C-chain (`avax.issueTx`, `/ext/sim`): verified at the
    * tip into the atomic mempool (under the C-chain's lock, its accounts read from the live state),
    * then built into the next C-chain block, which automine builds at once (the call returns after
-   * it); with manual or interval mining the tx waits (`Processing`) for the next block. Throws
+   * it); with manual or interval mining the tx waits (`Processing`) for the next block, unless
+   * `seal` asks for one now (`/ext/sim`'s transfers, which complete on both chains). Throws
    * {@link XChainTxError} with coreth's message, changing nothing, when refused.
    */
-  async issueCAtomicTx(input: CAtomicSignedTx | Uint8Array): Promise<{ txId: string }> {
+  async issueCAtomicTx(input: CAtomicSignedTx | Uint8Array, options: { seal?: boolean } = {}): Promise<{ txId: string }> {
     const tx = input instanceof Uint8Array ? decodeCSignedTx(input) : input
     const chain = this.#cChain
     const { txId, block } = await chain.lock.run(async () => {
       const txId = await this.#backend.withAccounts(addressesOf(tx), chain.nextBaseFee(), () => this.cAtomic.addToMempool(input))
-      return { txId, block: chain.mining.mode === 'auto' ? chain.miner.scheduleBlock() : undefined }
+      const now = chain.mining.mode === 'auto' || options.seal === true
+      return { txId, block: now ? chain.miner.scheduleBlock() : undefined }
     })
     if (block) await block
     return { txId }
@@ -140,12 +142,12 @@ export class PrimaryNetwork {
     this.cAtomic.acceptBatch({ height: Number(stored.number), hash: stored.hash, timestamp: Number(stored.block.header.timestamp) })
   }
 
-  /** Imports every AVAX UTXO `keychain` owns in shared memory from `sourceChain` into the C-chain account `to`. */
+  /** Imports every AVAX UTXO `keychain` owns in shared memory from `sourceChain` into the C-chain account `to`, in a block built now. */
   async importToC(args: { sourceChain: string; to: Uint8Array; keychain: Keychain }): Promise<{ txId: string }> {
-    return this.issueCAtomicTx(this.cAtomic.buildImportTx({ ...args, baseFee: this.#cChain.nextBaseFee() }))
+    return this.issueCAtomicTx(this.cAtomic.buildImportTx({ ...args, baseFee: this.#cChain.nextBaseFee() }), { seal: true })
   }
 
-  /** Exports `amount` nAVAX from the C-chain account of `privateKey` to `to` on `destinationChain` (P or X). */
+  /** Exports `amount` nAVAX from the C-chain account of `privateKey` to `to` on `destinationChain` (P or X), in a block built now. */
   async exportFromC(args: { destinationChain: string; to: Uint8Array; amount: bigint; privateKey: Uint8Array }): Promise<{ txId: string }> {
     const chain = this.#cChain
     const from = pubKeyToEthAddress(publicKeyOf(args.privateKey))
@@ -153,7 +155,7 @@ export class PrimaryNetwork {
       const baseFee = chain.nextBaseFee()
       return this.#backend.withAccounts([from], baseFee, () => this.cAtomic.buildExportTx({ ...args, baseFee }))
     })
-    return this.issueCAtomicTx(tx)
+    return this.issueCAtomicTx(tx, { seal: true })
   }
 
   /** The X-chain as a health-check subject: its last accepted block. */

@@ -185,6 +185,20 @@ describe('the atomic mempool follows the C-chain\'s mining', () => {
     expect(await s.evmapi.getAtomicTxStatus(expId)).toEqual({ status: 'Dropped' })
     expect((await ok(s.url, '/ext/bc/X', 'avm.getUTXOs', { sourceChain: 'C', addresses: [s.bob.x] })).numFetched).toBe('0')
   })
+
+  it('sim.transfer goes through the same mempool: under manual mining it builds its C-chain block and completes', async () => {
+    const s = await setup('c-sim-transfer')
+    await ok(s.url, EVM, 'evm_setAutomine', [false])
+    const height = BigInt(await ok(s.url, EVM, 'eth_blockNumber', []))
+    const { exportTxID, importTxID } = await ok(s.url, '/ext/sim', 'sim.transfer', { from: 'C', to: 'X', amount: Number(2n * AVAX) })
+    expect(await s.evmapi.getAtomicTxStatus(exportTxID)).toEqual({ status: 'Accepted', blockHeight: String(height + 1n) })
+    expect(await s.avmapi.getTxStatus({ txID: importTxID })).toEqual({ status: 'Accepted' })
+    const back = await ok(s.url, '/ext/sim', 'sim.transfer', { from: 'X', to: 'C', amount: Number(AVAX) })
+    expect(await s.evmapi.getAtomicTxStatus(back.importTxID)).toEqual({ status: 'Accepted', blockHeight: String(height + 2n) })
+    // The same tx issued again through avax.issueTx meets the same mempool and rules.
+    const bytes = (await s.evmapi.getAtomicTx({ txID: back.importTxID })).tx.toBytes()
+    await refused(s.url, C, 'avax.issueTx', { tx: txHex(bytes) }, `failed to fetch import UTXOs from ${s.context.xBlockchainID} due to: not found`)
+  })
 })
 
 describe('C-chain atomic refusals: coreth\'s text, nothing changed', () => {
