@@ -9,29 +9,20 @@
  */
 import { Glacier } from '@avalabs/glacier-sdk'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { cb58Encode } from '../../src/core/cb58.js'
 import { idToString } from '../../src/core/ids.js'
-import { startTestDevnet, type TestDevnet } from '../api/node/helpers.js'
-import { ajs, ethBalance, keyAddresses, ok, primaryState, refused, rpc, txHex, type KeyAddresses } from './primaryClients.js'
+import { ajs, ethBalance, keyAddresses, ok, primaryDevnets, primaryState, refused, rpc, txHex, type KeyAddresses } from './primaryClients.js'
 
 const AVAX = 1_000_000_000n
 const WEI = 1_000_000_000n
 const C = '/ext/bc/C/avax'
 const EVM = '/ext/bc/C/rpc'
 
-let devnet: TestDevnet | undefined
-afterEach(async () => {
-  await devnet?.stop()
-  devnet = undefined
-})
+const start = primaryDevnets()
 
 async function setup(label: string) {
-  devnet = await startTestDevnet(label, { nodes: 1 })
-  const { url, network } = devnet
-  const context = await ajs.Context.getContextFromURI(url)
-  const avmapi = new ajs.avm.AVMApi(url)
-  const evmapi = new ajs.evm.EVMApi(url)
+  const { url, network, context, avmapi, evmapi } = await start(label)
   const alice = keyAddresses(network.devAccounts[0]!.privateKey, context.hrp)
   const bob = keyAddresses(network.devAccounts[1]!.privateKey, context.hrp)
   // `eth_baseFee` in wei; the examples divide it by 1e9 (nAVAX per gas), which a base fee under
@@ -143,6 +134,27 @@ describe('C-chain atomic transactions from avalanchejs over HTTP', () => {
     const utxo = new ajs.pvm.PVMApi(s.url).manager.unpack(ajs.utils.hexToBuffer(atomic.utxos[0]).slice(0, -4), ajs.Utxo)
     expect(utxo.utxoId.txID.toString()).toBe(txID)
     expect(utxo.output.amount()).toBe(3n * AVAX)
+  })
+})
+
+describe('avax.getUTXOs', () => {
+  it('pages the atomic UTXOs a chain exported, and refuses bad arguments with coreth\'s text', async () => {
+    const s = await setup('c-utxos')
+    for (const amount of [1n, 2n, 3n]) await exportXToC(s, s.alice, s.alice, amount * AVAX)
+    const all = await ok(s.url, C, 'avax.getUTXOs', { sourceChain: 'X', addresses: [s.alice.c] })
+    expect(all.numFetched).toBe('3')
+    const first = await ok(s.url, C, 'avax.getUTXOs', { sourceChain: s.context.xBlockchainID, addresses: [s.alice.c], limit: 2 })
+    const rest = await ok(s.url, C, 'avax.getUTXOs', { sourceChain: 'X', addresses: [s.alice.c], limit: 2, startIndex: first.endIndex })
+    expect([...first.utxos, ...rest.utxos.filter((u: string) => !first.utxos.includes(u))].sort()).toEqual([...all.utxos].sort())
+    expect(await ok(s.url, C, 'avax.getUTXOs', { sourceChain: 'P', addresses: [s.alice.c] })).toEqual({
+      numFetched: '0', utxos: [], endIndex: { address: s.alice.c, utxo: '11111111111111111111111111111111LpoYY' }, encoding: 'hex',
+    })
+    await refused(s.url, C, 'avax.getUTXOs', { addresses: [s.alice.c] }, 'no source chain provided')
+    await refused(s.url, C, 'avax.getUTXOs', { sourceChain: 'X', addresses: [] }, 'no addresses provided')
+    await refused(s.url, C, 'avax.getUTXOs', { sourceChain: 'Q', addresses: [s.alice.c] }, 'problem parsing source chainID "Q": there is no ID with alias: Q')
+    await refused(s.url, C, 'avax.getUTXOs', { sourceChain: 'X', addresses: [s.alice.x] },
+      `couldn't parse address "${s.alice.x}": expected chainID to be "${s.context.cBlockchainID}" but was "${s.context.xBlockchainID}"`)
+    await refused(s.url, C, 'avax.getUTXOs', { sourceChain: 'X', addresses: [s.alice.c], encoding: 'json' }, 'problem encoding utxo: unsupported encoding in method')
   })
 })
 

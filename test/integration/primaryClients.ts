@@ -4,8 +4,9 @@
  * `fetch` for the node's JSON-RPC, and the network object only to read state before and after.
  */
 import * as avalanchejs from '@avalabs/avalanchejs'
-import { expect } from 'vitest'
+import { afterEach, expect } from 'vitest'
 import type { Network } from '../../src/network/network.js'
+import { startTestDevnet, type TestDevnet } from '../api/node/helpers.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const ajs: any = avalanchejs
@@ -60,4 +61,22 @@ export async function ethBalance(url: string, address: string): Promise<bigint> 
 export function primaryState(network: Network): string {
   const { xchain, pchain, sharedMemory, cAtomic } = network.primary
   return JSON.stringify([xchain.serialize(), pchain.hash(), sharedMemory.serialize(), cAtomic.acceptedTxs().map((t) => t.txId), network.cChain.head.hash])
+}
+
+/**
+ * Registers the stop of each test's devnet and returns how to start one: one node (`preset`,
+ * default local) with avalanchejs' context and its X-, C- and P-chain APIs pointed at it.
+ */
+export function primaryDevnets() {
+  let devnet: TestDevnet | undefined
+  afterEach(async () => {
+    await devnet?.stop()
+    devnet = undefined
+  })
+  return async (label: string, preset: 'local' | 'fuji' = 'local') => {
+    devnet = await startTestDevnet(label, { nodes: 1, preset })
+    const { url, network } = devnet
+    const context = await ajs.Context.getContextFromURI(url)
+    return { devnet, url, network, context, avmapi: new ajs.avm.AVMApi(url), evmapi: new ajs.evm.EVMApi(url), pvmapi: new ajs.pvm.PVMApi(url) }
+  }
 }

@@ -7,22 +7,16 @@
 import { createAvalancheWalletClient } from '@avalanche-sdk/client'
 import { privateKeyToAvalancheAccount } from '@avalanche-sdk/client/accounts'
 import { avalancheFuji } from '@avalanche-sdk/client/chains'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestDevnet, type TestDevnet } from '../api/node/helpers.js'
-import { ethBalance, ok } from './primaryClients.js'
+import { describe, expect, it } from 'vitest'
+import { ethBalance, ok, primaryDevnets } from './primaryClients.js'
 
 const AVAX = 1_000_000_000n
 const WEI = 1_000_000_000n
 
-let devnet: TestDevnet | undefined
-afterEach(async () => {
-  await devnet?.stop()
-  devnet = undefined
-})
+const start = primaryDevnets()
 
 async function setup(label: string) {
-  devnet = await startTestDevnet(label, { nodes: 1, preset: 'fuji' })
-  const { url, network } = devnet
+  const { devnet, url, network } = await start(label, 'fuji')
   const alice = privateKeyToAvalancheAccount(network.devAccounts[0]!.privateKey)
   const bob = privateKeyToAvalancheAccount(network.devAccounts[1]!.privateKey)
   const client = createAvalancheWalletClient({ chain: avalancheFuji, transport: { type: 'http', url: devnet.rpcUrl('C') }, account: alice })

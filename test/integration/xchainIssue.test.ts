@@ -9,26 +9,18 @@
  */
 import { Glacier } from '@avalabs/glacier-sdk'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { cb58Encode } from '../../src/core/cb58.js'
 import { idToString } from '../../src/core/ids.js'
-import { startTestDevnet, type TestDevnet } from '../api/node/helpers.js'
-import { ajs, EWOQ_KEY, keyAddresses, ok, primaryState, refused, rpc, txHex, type KeyAddresses } from './primaryClients.js'
+import { ajs, EWOQ_KEY, keyAddresses, ok, primaryDevnets, primaryState, refused, rpc, txHex, type KeyAddresses } from './primaryClients.js'
 
 const AVAX = 1_000_000_000n
 const X = '/ext/bc/X'
 
-let devnet: TestDevnet | undefined
-afterEach(async () => {
-  await devnet?.stop()
-  devnet = undefined
-})
+const start = primaryDevnets()
 
 async function setup(label: string) {
-  devnet = await startTestDevnet(label, { nodes: 1 })
-  const { url, network } = devnet
-  const context = await ajs.Context.getContextFromURI(url)
-  const avmapi = new ajs.avm.AVMApi(url)
+  const { url, network, context, avmapi } = await start(label)
   const ewoq = keyAddresses(EWOQ_KEY, context.hrp)
   const dev = keyAddresses(network.devAccounts[1]!.privateKey, context.hrp)
   const balance = async (who: KeyAddresses, assetID = 'AVAX') => BigInt((await avmapi.getBalance({ address: who.x, assetID })).balance)

@@ -8,30 +8,20 @@
 import { createAvalancheWalletClient } from '@avalanche-sdk/client'
 import { privateKeyToAvalancheAccount } from '@avalanche-sdk/client/accounts'
 import { avalancheFuji } from '@avalanche-sdk/client/chains'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestDevnet, type TestDevnet } from '../api/node/helpers.js'
-import { ajs, ethBalance, keyAddresses, ok } from './primaryClients.js'
+import { describe, expect, it } from 'vitest'
+import { ajs, ethBalance, keyAddresses, ok, primaryDevnets } from './primaryClients.js'
 
 const AVAX = 1_000_000_000n
 const WEI = 1_000_000_000n
 
-let devnet: TestDevnet | undefined
-afterEach(async () => {
-  await devnet?.stop()
-  devnet = undefined
-})
+const start = primaryDevnets()
 
 async function setup(label: string, preset: 'local' | 'fuji' = 'local') {
-  devnet = await startTestDevnet(label, { nodes: 1, preset })
-  const { url, network } = devnet
-  const context = await ajs.Context.getContextFromURI(url)
-  const avmapi = new ajs.avm.AVMApi(url)
-  const pvmapi = new ajs.pvm.PVMApi(url)
-  const evmapi = new ajs.evm.EVMApi(url)
+  const { devnet, url, network, context, avmapi, pvmapi, evmapi } = await start(label, preset)
   const alice = keyAddresses(network.devAccounts[0]!.privateKey, context.hrp)
   const pBalance = async (address: string) => BigInt((await ok(url, '/ext/bc/P', 'platform.getBalance', { addresses: [address] })).unlocked)
   const xBalance = async (address: string) => BigInt((await avmapi.getBalance({ address, assetID: 'AVAX' })).balance)
-  return { url, network, context, avmapi, pvmapi, evmapi, alice, pBalance, xBalance }
+  return { devnet, url, network, context, avmapi, pvmapi, evmapi, alice, pBalance, xBalance }
 }
 
 describe('X ↔ P ↔ C with the P-chain issuing', () => {
@@ -87,7 +77,7 @@ describe('X ↔ P ↔ C with the P-chain issuing', () => {
   it('C → P with @avalanche-sdk/client: cChain.prepareExportTxn, then pChain.prepareImportTxn', async () => {
     const s = await setup('xp-sdk-c-to-p', 'fuji')
     const account = privateKeyToAvalancheAccount(s.network.devAccounts[0]!.privateKey)
-    const client = createAvalancheWalletClient({ chain: avalancheFuji, transport: { type: 'http', url: devnet!.rpcUrl('C') }, account })
+    const client = createAvalancheWalletClient({ chain: avalancheFuji, transport: { type: 'http', url: s.devnet.rpcUrl('C') }, account })
     const p = account.getXPAddress('P', 'fuji')
     const before = await s.pBalance(p)
     const exported = await client.cChain.prepareExportTxn({ destinationChain: 'P', fromAddress: account.getEVMAddress(), exportedOutput: { addresses: [p], amount: 2n * AVAX } })

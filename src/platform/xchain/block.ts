@@ -2,7 +2,7 @@ import type { Hex } from '../../core/hex.js'
 import { idFromString, idToString } from '../../core/ids.js'
 import { CODEC_VERSION, Writer } from '../codec.js'
 import type { Utxo } from '../txs.js'
-import { hexKey } from './bytes.js'
+import { concat, hexKey } from './bytes.js'
 import type { TxEffects, XStateView } from './executor.js'
 import type { AssetRecord, XState } from './state.js'
 
@@ -59,12 +59,5 @@ export function encodeBlock(parentId: string, height: number, timestamp: number,
   const w = new Writer().u16(CODEC_VERSION).u32(X_STANDARD_BLOCK_TYPE_ID)
   w.fixed(idFromString(parentId), 32, 'a block id').u64(BigInt(height)).u64(BigInt(timestamp)).fixed(new Uint8Array(32), 32, 'a merkle root')
   w.u32(txBytes.length)
-  const parts = [w.finish(), ...txBytes.map((b) => b.subarray(2))]
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let o = 0
-  for (const p of parts) {
-    out.set(p, o)
-    o += p.length
-  }
-  return out
+  return concat(w.finish(), ...txBytes.map((b) => b.subarray(2)))
 }

@@ -1,8 +1,7 @@
-import { formatAddress, hrpForNetworkId, parseAddress } from '../../../core/address.js'
-import { cb58Decode } from '../../../core/cb58.js'
+import { formatAddress, hrpForNetworkId } from '../../../core/address.js'
 import type { CChainAtomic } from '../../../platform/xchain/cchainAtomic.js'
 import { goQuote } from '../goJson.js'
-import { NodeRpcError } from '../types.js'
+import { parseLocalServiceAddress } from '../platform/common.js'
 
 /** The context slice of coreth's `avax` service at `/ext/bc/C/avax` on one node. */
 export interface AvaxContext {
@@ -25,21 +24,11 @@ export function formatLocal(ctx: AvaxContext, addr: Uint8Array): string {
  * "<addr>": <reason>`.
  */
 export function parseServiceAddress(ctx: AvaxContext, addr: string): Uint8Array {
-  try {
-    return cb58Decode(addr, 20)
-  } catch {
-    // not a bare short id: a localized address
-  }
-  try {
-    const parsed = parseAddress(addr)
-    const chainId = ctx.lookupChain(parsed.chainAlias)
-    if (chainId === undefined) throw new Error(`there is no ID with alias: ${parsed.chainAlias}`)
-    const hrp = hrpForNetworkId(ctx.cAtomic.networkId)
-    if (parsed.hrp !== hrp) throw new Error(`expected hrp ${goQuote(hrp)} but got ${goQuote(parsed.hrp)}`)
-    if (parsed.bytes.length !== 20) throw new Error(`invalid hash length: expected 20 bytes but got ${parsed.bytes.length}`)
-    if (chainId !== ctx.cAtomic.chainId) throw new Error(`expected chainID to be ${goQuote(ctx.cAtomic.chainId)} but was ${goQuote(chainId)}`)
-    return parsed.bytes
-  } catch (error) {
-    throw new NodeRpcError(`couldn't parse address ${goQuote(addr)}: ${(error as Error).message}`)
-  }
+  const c = ctx.cAtomic.chainId
+  return parseLocalServiceAddress(addr, {
+    lookup: (alias) => ctx.lookupChain(alias),
+    hrp: hrpForNetworkId(ctx.cAtomic.networkId),
+    chainId: c,
+    wrongChain: (got) => `expected chainID to be ${goQuote(c)} but was ${goQuote(got)}`,
+  })
 }

@@ -1,7 +1,7 @@
-import { idFromString, idToString } from '../../../core/ids.js'
+import { idToString } from '../../../core/ids.js'
 import { bytesToHex } from '../../../core/hex.js'
 import { goQuote } from '../goJson.js'
-import { encodeBytes, type Encoding } from '../platform/common.js'
+import { encodeBytes, parseStartIndex, type Encoding } from '../platform/common.js'
 import { getUTXOsParams, MAX_GET_UTXOS_ADDRS, MAX_PAGE_SIZE } from '../platform/getUTXOs.js'
 import { defineNodeMethod, NodeRpcError } from '../types.js'
 import { formatLocal, parseServiceAddress, type AvaxContext } from './context.js'
@@ -29,21 +29,7 @@ export const getUTXOs = defineNodeMethod(getUTXOsParams, (args, ctx: AvaxContext
     const bytes = parseServiceAddress(ctx, a)
     addrs.set(bytesToHex(bytes), bytes)
   }
-  let startAddr: Uint8Array = new Uint8Array(20)
-  let startUtxo: Uint8Array = new Uint8Array(32)
-  const si = args.startIndex
-  if (si.address !== '' || si.utxo !== '') {
-    try {
-      startAddr = parseServiceAddress(ctx, si.address)
-    } catch (error) {
-      throw new NodeRpcError(`couldn't parse start index address ${goQuote(si.address)}: ${(error as Error).message}`)
-    }
-    try {
-      startUtxo = idFromString(si.utxo)
-    } catch (error) {
-      throw new NodeRpcError(`couldn't parse start index utxo: ${(error as Error).message}`)
-    }
-  }
+  const { startAddr, startUtxo } = parseStartIndex(args.startIndex, (addr) => parseServiceAddress(ctx, addr))
   const limit = args.limit <= 0 || args.limit > MAX_PAGE_SIZE ? MAX_PAGE_SIZE : args.limit
   const page = ctx.cAtomic.sharedMemory.indexed(sourceChain, ctx.cAtomic.chainId, [...addrs.values()], startAddr, startUtxo, limit)
   const utxos = page.values.map((bytes) => {
