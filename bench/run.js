@@ -326,6 +326,10 @@ if (!external) Object.assign(results, await indexerBench())
 // at 100 and 10,000 blocks. See bench/snapshot.js.
 const { snapshotBench, snapshotTargets } = await import('./snapshot.js')
 if (!external) Object.assign(results, await snapshotBench())
+// An X → P export/import pair issued over HTTP (issue 15): issue to accepted on each chain, p50/p99
+// and pairs per second (the P side once the server has platform.issueTx). See bench/xpAtomic.js.
+const { xpAtomicBench } = await import('./xpAtomic.js')
+if (!external) Object.assign(results, await xpAtomicBench())
 // eth_call on 5,000 distinct slots (issue 14): the last thousand calls cost what the first did. See bench/ethCall.js.
 const { ethCallBench, ethCallTargets } = await import('./ethCall.js')
 if (!external) Object.assign(results, await ethCallBench())

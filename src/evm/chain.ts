@@ -70,7 +70,8 @@ export type ChainFlavour = 'coreth' | 'subnet-evm'
 
 /**
  * Where an L1 chain's rules enter the generic chain: each hook runs at a fixed point of block
- * building, admission or VM creation. The C-chain has none.
+ * building, admission or VM creation. The C-chain has its genesis fields and its atomic
+ * transactions (`beforeSeal`).
  */
 export type ChainHooks = {
   /** Writes the genesis state that precedes `alloc` (precompile activations at genesis). */
@@ -81,6 +82,11 @@ export type ChainHooks = {
   prepareVM?(vm: VM): void
   /** Runs on the live state before a block's transactions (precompile upgrades). Under the lock. */
   beforeBlock?(chain: EvmChain, block: { number: bigint; timestamp: bigint; parentTimestamp: bigint }): Promise<void>
+  /**
+   * Runs on a block's state after its transactions, before it is sealed: the C-chain applies its
+   * atomic transactions there, as coreth's `onFinalizeAndAssemble` does. Under the lock.
+   */
+  beforeSeal?(chain: EvmChain, block: { number: bigint; timestamp: bigint; baseFee: bigint }): Promise<void>
   /** Refreshes what the hooks cache from the head's state; after genesis, each block and a revert. */
   afterHeadChange?(chain: EvmChain): Promise<void>
   /**

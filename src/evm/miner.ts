@@ -150,6 +150,7 @@ export class Miner {
     } finally {
       chain.vm.evm.events?.off('beforeMessage', countInner)
     }
+    await chain.hooks.beforeSeal?.(chain, { number: parent.number + 1n, timestamp, baseFee })
     // The extra data (the fee state after this block) depends on the gas used. BlockBuilder takes
     // header fields when it is created; this is the one field known only now.
     ;(builder as unknown as { headerData: { extraData: Uint8Array } }).headerData.extraData = fees.extraData(builder.gasUsed)

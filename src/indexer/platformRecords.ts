@@ -8,7 +8,7 @@ import { parseAddressedCall, parseMessage } from '../evm/warp/codec.js'
 import { utxoId as inputIdOf } from '../platform/codec.js'
 import { conversionValidationId, parseL1ValidatorWeight, parseRegisterL1Validator, registerValidationId } from '../platform/pchain/warpMessages.js'
 import type { OutputOwners, PChainUnsignedTx, Utxo, XChainUnsignedTx } from '../platform/txs.js'
-import type { CAtomicUnsignedTx } from '../platform/xchain/cchainAtomic.js'
+import type { CAtomicUnsignedTx } from '../platform/xchain/cAtomicCodec.js'
 
 export type PlatformChain = 'P' | 'X' | 'C'
 

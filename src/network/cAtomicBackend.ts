@@ -1,6 +1,6 @@
 import { bytesToHex, createAddressFromString } from '@ethereumjs/util'
 import type { EvmChain } from '../evm/chain.js'
-import type { EvmAtomicBackend } from '../platform/xchain/cchainAtomic.js'
+import type { EvmAtomicBackend } from '../platform/xchain/cAtomicVerify.js'
 
 type Session = {
   accounts: Map<string, { balance: bigint; nonce: bigint }>
@@ -11,9 +11,8 @@ type Session = {
 /**
  * The C-chain side of atomic import/export. The atomic code reads balances and nonces
  * synchronously, while the EVM state is asynchronous, so a call runs in a session: the accounts a
- * transaction touches are read first (under the chain lock), the atomic code works on that copy,
- * and its credits and debits are then written to the state and sealed in a block, as coreth
- * includes atomic transactions in blocks.
+ * transaction touches are read first, the atomic code works on that copy, and its credits and
+ * debits are then written to the state (in the block being built, when the miner asks).
  */
 export class CAtomicBackend implements EvmAtomicBackend {
   readonly #chain: EvmChain
@@ -24,40 +23,36 @@ export class CAtomicBackend implements EvmAtomicBackend {
   }
 
   /**
-   * Runs `fn` with the accounts at `addresses` loaded, then applies what it credited or debited
-   * and mines a block holding the change. Returns `fn`'s result.
+   * Runs `fn` with the accounts at `addresses` loaded from the live state and `baseFee` as the
+   * base fee, then writes what it credited or debited. The caller holds the chain's lock.
    */
-  async run<T>(addresses: readonly Uint8Array[], fn: () => T): Promise<T> {
-    const chain = this.#chain
-    const result = await chain.lock.run(async () => {
-      const accounts = new Map<string, { balance: bigint; nonce: bigint }>()
-      for (const address of addresses) {
-        const key = bytesToHex(address)
-        const account = await chain.stateManager.getAccount(createAddressFromString(key))
-        accounts.set(key, { balance: account?.balance ?? 0n, nonce: account?.nonce ?? 0n })
+  async withAccounts<T>(addresses: readonly Uint8Array[], baseFee: bigint, fn: () => T): Promise<T> {
+    const state = this.#chain.stateManager
+    const accounts = new Map<string, { balance: bigint; nonce: bigint }>()
+    for (const address of addresses) {
+      const key = bytesToHex(address)
+      const account = await state.getAccount(createAddressFromString(key))
+      accounts.set(key, { balance: account?.balance ?? 0n, nonce: account?.nonce ?? 0n })
+    }
+    this.#session = { accounts, edits: [], baseFee }
+    try {
+      const value = fn()
+      for (const edit of this.#session.edits) {
+        const at = createAddressFromString(edit.address)
+        const account = await state.getAccount(at)
+        await state.modifyAccountFields(at, {
+          balance: (account?.balance ?? 0n) + edit.delta,
+          ...(edit.nonce !== undefined ? { nonce: edit.nonce } : {}),
+        })
       }
-      this.#session = { accounts, edits: [], baseFee: chain.nextBaseFee() }
-      try {
-        const value = fn()
-        for (const edit of this.#session.edits) {
-          const at = createAddressFromString(edit.address)
-          const account = await chain.stateManager.getAccount(at)
-          await chain.stateManager.modifyAccountFields(at, {
-            balance: (account?.balance ?? 0n) + edit.delta,
-            ...(edit.nonce !== undefined ? { nonce: edit.nonce } : {}),
-          })
-        }
-        return value
-      } finally {
-        this.#session = undefined
-      }
-    })
-    await chain.miner.mine()
-    return result
+      return value
+    } finally {
+      this.#session = undefined
+    }
   }
 
   #current(): Session {
-    if (!this.#session) throw new Error('C-chain atomic call outside a session (use CAtomicBackend.run)')
+    if (!this.#session) throw new Error('C-chain atomic call outside a session (use CAtomicBackend.withAccounts)')
     return this.#session
   }
 

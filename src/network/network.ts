@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
 import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccount, type NodeIdentity } from '../core/keys.js'
 import { createSeededRandom, type SeededRandom } from '../core/random.js'
-import { createEvmChain, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
+import { createEvmChain, type ChainHooks, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createAcp176FeeRules } from '../evm/acp176.js'
 import { corethGenesisExtras } from '../evm/corethGenesis.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
@@ -165,6 +165,8 @@ export class Network {
     // staker's start, so the two must be the same instant or the percentage leaves 0–100.
     const genesisTime = clock.now()
     const genesis = buildNetworkGenesis({ presetName, preset, genesisTime, nodes: identities, version: genesisVersion })
+    // The C-chain's blocks take the atomic txs waiting in the primary network's mempool, once it exists.
+    let sealAtomicTxs: NonNullable<ChainHooks['beforeSeal']> = async () => {}
     const cChain = await createEvmChain({
       alias: 'C',
       chainId: BigInt(preset.evmChainId),
@@ -188,7 +190,7 @@ export class Network {
         alloc: Object.fromEntries([...Object.entries(genesis.cAlloc).map(([address, value]) => [address, { balance: value }]), ...devAccounts.map((a) => [a.address.toLowerCase(), { balance }])]),
       },
       mining: options.mining,
-      hooks: { genesisExtras: (timestamp) => corethGenesisExtras(preset.upgrades, timestamp) },
+      hooks: { genesisExtras: (timestamp) => corethGenesisExtras(preset.upgrades, timestamp), beforeSeal: (chain, block) => sealAtomicTxs(chain, block) },
       onLockWait: waits.observer('chain C'),
     })
     const validators = new ValidatorRegistry()
@@ -237,6 +239,7 @@ export class Network {
       // Manual or interval mining leaves P-chain txs Processing until the next tick, as EVM txs wait for a block.
       pchainBuild: !options.mining || options.mining.mode === 'auto' ? 'auto' : 'manual',
     })
+    sealAtomicTxs = (_chain, block) => primary.sealAtomicTxs(block)
     const now = () => clock.now()
     const faults = new FaultState({ nodeCount, now })
     if (options.node?.bootstrapDelay !== undefined) faults.delayBootstrap(options.node.bootstrapDelay)

@@ -4,8 +4,10 @@ import type { Hex } from '../core/hex.js'
 import { idFromString } from '../core/ids.js'
 import type { DevAccount } from '../core/keys.js'
 import type { EvmChain } from '../evm/chain.js'
+import type { StoredBlock } from '../evm/types.js'
 import { SharedMemory, type SharedMemorySnapshot } from '../platform/atomic.js'
-import { CChainAtomic, type CAtomicSignedTx, type CAtomicSnapshot } from '../platform/xchain/cchainAtomic.js'
+import { decodeCSignedTx, type CAtomicSignedTx } from '../platform/xchain/cAtomicCodec.js'
+import { addressesOf, CChainAtomic, type CAtomicSnapshot } from '../platform/xchain/cchainAtomic.js'
 import { pubKeyToEthAddress } from '../platform/xchain/bytes.js'
 import { addressFromPublicKey, publicKeyOf } from '../platform/secp256k1fx.js'
 import { PChain, type UptimeFn, type ValidatorSetListener } from '../platform/pchain/chain.js'
@@ -67,6 +69,8 @@ export class PrimaryNetwork {
   readonly pchain: PChain
   readonly #backend: CAtomicBackend
   readonly #cChain: EvmChain
+  /** The number of the C-chain block being built with an atomic batch, until it is stored. */
+  #batchAt: bigint | undefined
 
   constructor(options: PrimaryNetworkOptions) {
     const { presetName, preset, clock, cChain, genesisTime } = options
@@ -105,37 +109,64 @@ export class PrimaryNetwork {
     this.#cChain = cChain
     this.#backend = new CAtomicBackend(cChain)
     this.cAtomic = new CChainAtomic({ preset: presetName, sharedMemory: this.sharedMemory, evm: this.#backend, clock })
+    cChain.events.on('block', (stored) => this.#onCBlock(stored))
   }
 
   /**
-   * Issues a C-chain atomic transaction (import from or export to P/X): verified against the
-   * C-chain's state, its credits and debits written and sealed in a C-chain block.
+   * The one way an atomic tx enters the C-chain (`avax.issueTx`, `/ext/sim`): verified at the
+   * tip into the atomic mempool (under the C-chain's lock, its accounts read from the live state),
+   * then built into the next C-chain block, which automine builds at once (the call returns after
+   * it); with manual or interval mining the tx waits (`Processing`) for the next block, unless
+   * `seal` asks for one now (`/ext/sim`'s transfers, which complete on both chains). Throws
+   * {@link XChainTxError} with coreth's message, changing nothing, when refused.
    */
-  async issueCAtomicTx(tx: CAtomicSignedTx): Promise<{ txId: string }> {
-    const unsigned = tx.unsigned
-    const addresses = unsigned.type === 'ImportTx' ? unsigned.outs.map((o) => o.address) : unsigned.ins.map((i) => i.address)
-    const accepted = await this.#backend.run(addresses, () => this.cAtomic.issueTx(tx))
-    this.#recordBlock(accepted.txId)
-    return { txId: accepted.txId }
+  async issueCAtomicTx(input: CAtomicSignedTx | Uint8Array, options: { seal?: boolean } = {}): Promise<{ txId: string }> {
+    const tx = input instanceof Uint8Array ? decodeCSignedTx(input) : input
+    const chain = this.#cChain
+    const { txId, block } = await chain.lock.run(async () => {
+      const txId = await this.#backend.withAccounts(addressesOf(tx), chain.nextBaseFee(), () => this.cAtomic.addToMempool(input))
+      const now = chain.mining.mode === 'auto' || options.seal === true
+      return { txId, block: now ? chain.miner.scheduleBlock() : undefined }
+    })
+    if (block) await block
+    return { txId }
   }
 
-  /** The block the backend just mined holds the atomic tx's effects (as coreth's block carries its atomic txs). */
-  #recordBlock(txId: string): void {
-    const head = this.#cChain.head
-    this.cAtomic.recordBlock(txId, { height: Number(head.number), hash: head.hash, timestamp: Number(head.block.header.timestamp) })
+  /**
+   * The C-chain's `beforeSeal` hook: the block being built (after its EVM transactions) takes the
+   * waiting atomic txs, dearest first, verified at its base fee, their EVM effects written to its
+   * state. They are accepted when the block is stored (see {@link #onCBlock}).
+   */
+  async sealAtomicTxs(block: { number: bigint; baseFee: bigint }): Promise<void> {
+    // A batch still current belongs to a block that was never stored: its txs wait again.
+    if (this.#batchAt !== undefined) this.cAtomic.cancelBatch()
+    this.#batchAt = undefined
+    if (!this.cAtomic.hasPending) return
+    const batch = await this.#backend.withAccounts(this.cAtomic.pendingAddresses(), block.baseFee, () => this.cAtomic.buildBatch(block.baseFee))
+    if (batch.length > 0) this.#batchAt = block.number
   }
 
-  /** Imports every AVAX UTXO `keychain` owns in shared memory from `sourceChain` into the C-chain account `to`. */
+  /** A C-chain block was stored: the atomic batch sealed in it is accepted (shared memory, statuses). */
+  #onCBlock(stored: StoredBlock): void {
+    if (this.#batchAt !== stored.number) return
+    this.#batchAt = undefined
+    this.cAtomic.acceptBatch({ height: Number(stored.number), hash: stored.hash, timestamp: Number(stored.block.header.timestamp) })
+  }
+
+  /** Imports every AVAX UTXO `keychain` owns in shared memory from `sourceChain` into the C-chain account `to`, in a block built now. */
   async importToC(args: { sourceChain: string; to: Uint8Array; keychain: Keychain }): Promise<{ txId: string }> {
-    return this.issueCAtomicTx(this.cAtomic.buildImportTx(args))
+    return this.issueCAtomicTx(this.cAtomic.buildImportTx({ ...args, baseFee: this.#cChain.nextBaseFee() }), { seal: true })
   }
 
-  /** Exports `amount` nAVAX from the C-chain account of `privateKey` to `to` on `destinationChain` (P or X). */
+  /** Exports `amount` nAVAX from the C-chain account of `privateKey` to `to` on `destinationChain` (P or X), in a block built now. */
   async exportFromC(args: { destinationChain: string; to: Uint8Array; amount: bigint; privateKey: Uint8Array }): Promise<{ txId: string }> {
+    const chain = this.#cChain
     const from = pubKeyToEthAddress(publicKeyOf(args.privateKey))
-    const accepted = await this.#backend.run([from], () => this.cAtomic.issueTx(this.cAtomic.buildExportTx(args)))
-    this.#recordBlock(accepted.txId)
-    return { txId: accepted.txId }
+    const tx = await chain.lock.run(() => {
+      const baseFee = chain.nextBaseFee()
+      return this.#backend.withAccounts([from], baseFee, () => this.cAtomic.buildExportTx({ ...args, baseFee }))
+    })
+    return this.issueCAtomicTx(tx, { seal: true })
   }
 
   /** The X-chain as a health-check subject: its last accepted block. */
@@ -183,5 +214,6 @@ export class PrimaryNetwork {
     this.xchain.restore(snapshot.x)
     this.sharedMemory.restore(snapshot.shared)
     this.cAtomic.restore(snapshot.cAtomic)
+    this.#batchAt = undefined
   }
 }

@@ -129,15 +129,27 @@ export class SharedMemory {
       checkChainId(peer)
       if (peer === thisChainId) throw new InvalidArgumentError('same chainID')
     }
-    const before = this.snapshot()
-    try {
-      for (const [peer, req] of entries) {
-        for (const key of req.removeRequests ?? []) this.#remove(peer, thisChainId, key)
-        for (const elem of req.putRequests ?? []) this.#put(thisChainId, peer, elem)
+    // Every request checked before any is applied, so a refusal changes nothing without copying
+    // the whole store (a block's apply stays O(its requests) however much waits in shared memory).
+    for (const [peer, req] of entries) {
+      const removing = new Set<Hex>()
+      for (const key of req.removeRequests ?? []) {
+        const k = bytesToHex(key)
+        if (removing.has(k) || !this.#direction(peer, thisChainId, false)?.elements.has(k)) throw new SharedMemoryError(ERR_NOT_FOUND)
+        removing.add(k)
       }
-    } catch (err) {
-      this.restore(before)
-      throw err
+      const putting = new Set<Hex>()
+      for (const elem of req.putRequests ?? []) {
+        if (elem.key.length !== 32) throw new InvalidArgumentError(`expected a 32-byte atomic key but got ${elem.key.length} bytes`)
+        const k = bytesToHex(elem.key)
+        if (putting.has(k) || this.#direction(thisChainId, peer, false)?.elements.has(k))
+          throw new SharedMemoryError(`duplicate put: Key=${k} Value=${bytesToHex(elem.value)}`)
+        putting.add(k)
+      }
+    }
+    for (const [peer, req] of entries) {
+      for (const key of req.removeRequests ?? []) this.#remove(peer, thisChainId, key)
+      for (const elem of req.putRequests ?? []) this.#put(thisChainId, peer, elem)
     }
   }
 

@@ -1,5 +1,6 @@
 /**
- * A node's own APIs, each a gorilla JSON-RPC endpoint (`nodeRpc.ts`): `/ext/admin` (only with
+ * A node's own APIs, each a gorilla JSON-RPC endpoint (`nodeRpc.ts`): the P-chain's `platform`, the
+ * X-chain's `avm` and the C-chain's atomic `avax` services, `/ext/admin` (only with
  * `apiAdminEnabled`), `/ext/info`, `/ext/health` (GET reports, other methods JSON-RPC) with
  * `/ext/health/{health,readiness,liveness}`, `/ext/bc/<L1>/validators`, and the emulator's
  * network-control service `/ext/sim` (unless the server turns it off). Every route reads the node
@@ -17,6 +18,7 @@ import { infoService, type InfoContext, type InfoNodeView } from '../../rpc/node
 import { simService, type SimContext } from '../../rpc/node/sim/index.js'
 import { platformService, type PlatformContext } from '../../rpc/node/platform/index.js'
 import { avmService, type AvmContext } from '../../rpc/node/avm/index.js'
+import { avaxService, type AvaxContext } from '../../rpc/node/avax/index.js'
 import { validatorsService, type ValidatorsContext } from '../../rpc/node/validators/index.js'
 import { readBody, sendGoError } from './evm.js'
 import { NODE_RPC_MAX_REQUEST_BYTES, nodeRpcRefusal, nodeRpcRoute, sendNodeRpcRefusal, serveNodeRpc } from './nodeRpc.js'
@@ -74,6 +76,14 @@ export const nodeRoutes: FastifyPluginAsync<NodeRoutesOptions> = async (app, { n
   app.register(nodeRpcRoute({ url: `/ext/bc/${network.preset.pChainId}`, dispatcher: platform, context: () => platformContext }))
   const avm = createNodeDispatcher<AvmContext>({ services: { avm: avmService } })
   app.register(nodeRpcRoute({ url: `/ext/bc/${network.preset.xChainId}`, dispatcher: avm, context: () => avmContext }))
+  // coreth's atomic API beside the C-chain's EVM endpoints (`/ext/bc/C/avax` through the aliases).
+  const avaxContext: AvaxContext = {
+    cAtomic: network.primary.cAtomic,
+    issue: (bytes) => network.primary.issueCAtomicTx(bytes),
+    lookupChain: (alias) => node.lookupChain(alias),
+  }
+  const avax = createNodeDispatcher<AvaxContext>({ services: { avax: avaxService } })
+  app.register(nodeRpcRoute({ url: `/ext/bc/${network.preset.cChainId}/avax`, dispatcher: avax, context: () => avaxContext }))
 
   if (node.config.apiAdminEnabled) {
     const admin = createNodeDispatcher<AdminContext>({ services: { admin: adminService } })

@@ -1,16 +1,18 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { parseAddress } from '../../core/address.js'
 import { TypedEmitter } from '../../core/events.js'
-import { InvalidArgumentError } from '../../core/errors.js'
-import type { Hex } from '../../core/hex.js'
+import { InvalidArgumentError, InvalidStateError } from '../../core/errors.js'
 import { EMPTY_ID, idFromString, idToString } from '../../core/ids.js'
 import { NETWORK_PRESETS, type NetworkPresetName } from '../../core/presets.js'
 import type { SharedMemory } from '../atomic.js'
-import { CODEC_VERSION, Writer, decodeSignedTx, encodeSignedTx, encodeUnsignedTx, txIdBytes } from '../codec.js'
+import { decodeSignedTx, encodeSignedTx, encodeUnsignedTx, txIdBytes, unsignedBytesOf } from '../codec.js'
 import type { ShortId, TransferOutput, Utxo, XChainSignedTx } from '../txs.js'
 import { compareBytes, hexKey, inputId, outputSortBytes } from './bytes.js'
 import { GENESIS_CONFIGS } from '../genesis/config.js'
-import { executeTx, type TxEffects, type XExecContext, type XStateView } from './executor.js'
+import { XChainTxError } from './errors.js'
+import { encodeBlock, Overlay } from './block.js'
+import { executeTx, type TxEffects, type XExecContext } from './executor.js'
+import { XMempool } from './mempool.js'
 import { XState, type AssetRecord, type StoredTx, type UtxoEntry, type XBlock, type XStateSnapshot } from './state.js'
 
 /**
@@ -28,9 +30,6 @@ export const X_CHAIN_FEES: Record<NetworkPresetName, { txFee: bigint; createAsse
 
 /** The AVAX asset as the genesis CreateAssetTx declares it. */
 export const AVAX_ASSET = { name: 'Avalanche', symbol: 'AVAX', denomination: 9 } as const
-
-/** avm `StandardBlock`'s type id: after the 5 txs and the 15 types of secp256k1fx, nftfx and propertyfx. */
-export const X_STANDARD_BLOCK_TYPE_ID = 20
 
 export type XGenesisAllocation = {
   address: ShortId | string
@@ -105,6 +104,7 @@ export class XChain {
   readonly #clock: { now(): number }
   readonly #subnetOf: (chainId: string) => string | undefined
   #state = new XState()
+  readonly #mempool = new XMempool()
 
   constructor(options: XChainOptions) {
     const preset = NETWORK_PRESETS[options.preset ?? 'local']
@@ -145,35 +145,79 @@ export class XChain {
 
   // --- writing ---
 
-  /** Verifies `tx` and accepts it in a new block of its own. Throws {@link XChainTxError} and changes nothing if invalid. */
+  /**
+   * The one way a tx enters the X-chain (`avm.issueTx`, the wallets, `/ext/sim`): into the
+   * mempool ({@link addToMempool}), then built into a block at once ({@link buildBlock}). Throws
+   * {@link XChainTxError} with the node's message, and changes nothing, when it is refused.
+   */
   issueTx(tx: XChainSignedTx | Uint8Array): IssueResult {
-    const block = this.buildBlock([tx])
-    return { txId: block.txIds[0]!, blockId: block.id, height: block.height }
+    const txId = this.addToMempool(tx)
+    const block = this.buildBlock()
+    const height = block?.txIds.includes(txId) ? block.height : this.#state.getTx(txId)?.height
+    // The tx was verified against the very state the block is built on: it cannot be left out.
+    if (height === undefined) throw new InvalidStateError(`tx ${txId} was verified but not built into a block`)
+    const built = this.#state.getBlockByHeight(height)!
+    return { txId, blockId: built.id, height }
   }
 
   /**
-   * Verifies `txs` in order, each against the state left by the ones before, and accepts them as
-   * one block at the clock's time. All or nothing.
+   * `IssueTxFromRPC`: verifies `tx` against the last accepted state and puts it in the mempool;
+   * returns its id. A tx already waiting is taken as issued (the node answers its id); a tx the
+   * mempool refused before gets the same refusal, unverified; a refusal is remembered.
    */
-  buildBlock(txs: Array<XChainSignedTx | Uint8Array>): XBlock {
-    if (txs.length === 0) throw new InvalidArgumentError('block contains no transactions')
+  addToMempool(tx: XChainSignedTx | Uint8Array): string {
+    const bytes = tx instanceof Uint8Array ? tx : encodeSignedTx('X', tx)
+    const stx = tx instanceof Uint8Array ? decodeSignedTx('X', tx) : tx
+    const id = txIdBytes(bytes)
+    const txId = idToString(id)
+    if (this.#mempool.has(txId)) return txId
+    const dropped = this.#mempool.dropReason(txId)
+    if (dropped) throw dropped
+    try {
+      const parent = this.#state.lastBlock()!
+      executeTx(this.#context(Math.max(this.#clock.now(), parent.timestamp)), new Overlay(this.#state), stx, id, unsignedBytesOf('X', bytes))
+      this.#mempool.add({ txId, tx: stx, bytes })
+    } catch (error) {
+      if (error instanceof XChainTxError) this.#mempool.markDropped(txId, error)
+      throw error
+    }
+    return txId
+  }
+
+  /** The txs waiting in the mempool, oldest first. */
+  mempoolTxs(): readonly { txId: string; tx: XChainSignedTx; bytes: Uint8Array }[] {
+    return this.#mempool.txs()
+  }
+
+  /** Why the mempool refused `txId`, while it remembers (see {@link XMempool}). */
+  dropReason(txId: string): XChainTxError | undefined {
+    return this.#mempool.dropReason(txId)
+  }
+
+  /**
+   * The block builder: takes the mempool's txs oldest first, each verified against the state the
+   * ones before it left (a tx that no longer verifies is dropped with its reason), and accepts
+   * them as one block at the clock's time. Returns undefined when nothing could be built.
+   */
+  buildBlock(): XBlock | undefined {
     const parent = this.#state.lastBlock()!
     const height = parent.height + 1
     const timestamp = Math.max(this.#clock.now(), parent.timestamp)
     const overlay = new Overlay(this.#state)
     const ctx = this.#context(timestamp)
     const accepted: Array<{ stx: XChainSignedTx; bytes: Uint8Array; txId: string; effects: TxEffects }> = []
-    for (const input of txs) {
-      const stx = input instanceof Uint8Array ? decodeSignedTx('X', input) : input
-      const bytes = input instanceof Uint8Array ? input : encodeSignedTx('X', stx)
-      const id = txIdBytes(bytes)
-      const txId = idToString(id)
-      if (this.#state.getTx(txId) || accepted.some((a) => a.txId === txId))
-        throw new InvalidArgumentError(`attempted to issue duplicate tx: ${txId}`)
-      const effects = executeTx(ctx, overlay, stx, id, encodeUnsignedTx('X', stx.unsigned))
-      overlay.apply(effects)
-      accepted.push({ stx, bytes, txId, effects })
+    for (const { txId, tx: stx, bytes } of this.#mempool.txs()) {
+      this.#mempool.remove(txId)
+      try {
+        const effects = executeTx(ctx, overlay, stx, txIdBytes(bytes), unsignedBytesOf('X', bytes))
+        overlay.apply(effects)
+        accepted.push({ stx, bytes, txId, effects })
+      } catch (error) {
+        if (!(error instanceof XChainTxError)) throw error
+        this.#mempool.markDropped(txId, error)
+      }
     }
+    if (accepted.length === 0) return undefined
     // Everything verified: commit atomically (shared memory first, it is the only step that can throw).
     const blockBytes = encodeBlock(parent.id, height, timestamp, accepted.map((a) => a.bytes))
     const blockId = idToString(sha256(blockBytes))
@@ -317,70 +361,12 @@ export class XChain {
 
   restore(snapshot: XStateSnapshot): void {
     this.#state.restore(snapshot)
+    // What waited or was refused was judged against a state that is gone.
+    this.#mempool.clear()
   }
 
   /** Deterministic serialization of the whole chain state (shared memory is separate). */
   serialize(): string {
     return this.#state.serialize()
   }
-}
-
-/** A view of the state plus the effects of the txs already placed in the block being built. */
-class Overlay implements XStateView {
-  readonly #state: XState
-  readonly #consumed = new Set<Hex>()
-  readonly #produced = new Map<Hex, Utxo>()
-  readonly #assets = new Map<string, AssetRecord>()
-  readonly #txs = new Set<string>()
-  readonly #imported = new Set<Hex>()
-
-  constructor(state: XState) {
-    this.#state = state
-  }
-
-  getUtxo(key: Hex): Utxo | undefined {
-    if (this.#consumed.has(key)) return undefined
-    return this.#produced.get(key) ?? this.#state.getUtxo(key)?.utxo
-  }
-
-  getAsset(assetId: string): AssetRecord | undefined {
-    return this.#assets.get(assetId) ?? this.#state.getAsset(assetId)
-  }
-
-  hasTx(txId: string): boolean {
-    return this.#txs.has(txId) || this.#state.getTx(txId) !== undefined
-  }
-
-  importedInBlock(key: Hex): boolean {
-    return this.#imported.has(key)
-  }
-
-  apply(effects: TxEffects): void {
-    for (const k of effects.consumed) {
-      const key = hexKey(k)
-      if (!this.#produced.delete(key)) this.#consumed.add(key)
-    }
-    for (const { key, utxo } of effects.produced) this.#produced.set(hexKey(key), utxo)
-    if (effects.asset) this.#assets.set(effects.asset.assetId, { ...effects.asset, height: 0 })
-    for (const k of effects.imported?.keys ?? []) this.#imported.add(hexKey(k))
-    this.#txs.add(idToString(effects.txId))
-  }
-}
-
-/**
- * avm `StandardBlock` bytes: codec version, type id, parent id, height, time, merkle root (empty),
- * then the txs (each `txs.Tx` without its own codec version).
- */
-export function encodeBlock(parentId: string, height: number, timestamp: number, txBytes: Uint8Array[]): Uint8Array {
-  const w = new Writer().u16(CODEC_VERSION).u32(X_STANDARD_BLOCK_TYPE_ID)
-  w.fixed(idFromString(parentId), 32, 'a block id').u64(BigInt(height)).u64(BigInt(timestamp)).fixed(new Uint8Array(32), 32, 'a merkle root')
-  w.u32(txBytes.length)
-  const parts = [w.finish(), ...txBytes.map((b) => b.subarray(2))]
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let o = 0
-  for (const p of parts) {
-    out.set(p, o)
-    o += p.length
-  }
-  return out
 }

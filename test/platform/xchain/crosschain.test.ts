@@ -5,15 +5,9 @@ import { encodeUtxo } from '../../../src/platform/codec.js'
 import type { Utxo } from '../../../src/platform/txs.js'
 import { getUTXOs } from '../../../src/platform/xchain/api.js'
 import { inputId } from '../../../src/platform/xchain/bytes.js'
-import {
-  CChainAtomic,
-  X2C_RATE,
-  atomicGasUsed,
-  calculateDynamicFee,
-  decodeCSignedTx,
-  encodeCSignedTx,
-  signCTx,
-} from '../../../src/platform/xchain/cchainAtomic.js'
+import { decodeCSignedTx, encodeCSignedTx, signCTx } from '../../../src/platform/xchain/cAtomicCodec.js'
+import { X2C_RATE, atomicGasUsed, calculateDynamicFee } from '../../../src/platform/xchain/cAtomicVerify.js'
+import { CChainAtomic } from '../../../src/platform/xchain/cchainAtomic.js'
 import { XChainTxError } from '../../../src/platform/xchain/errors.js'
 import { AVAX, C_CHAIN, DEV_FUNDS, FakeEvm, FakePChain, P_CHAIN, X_CHAIN, ethAddr, setup } from './helpers.js'
 

@@ -8,7 +8,7 @@ import { decodeUtxo, encodeUtxo } from '../../../src/platform/codec.js'
 import type { ShortId, Utxo } from '../../../src/platform/txs.js'
 import { inputId } from '../../../src/platform/xchain/bytes.js'
 import { XChain, localGenesisAllocations } from '../../../src/platform/xchain/chain.js'
-import type { EvmAtomicBackend } from '../../../src/platform/xchain/cchainAtomic.js'
+import type { EvmAtomicBackend } from '../../../src/platform/xchain/cAtomicVerify.js'
 import { Keychain, XWallet, devAccountAllocations } from '../../../src/platform/xchain/wallet.js'
 
 export const preset = NETWORK_PRESETS.local

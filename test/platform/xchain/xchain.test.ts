@@ -1,3 +1,4 @@
+import { sha256 } from '@noble/hashes/sha2.js'
 import { describe, expect, it } from 'vitest'
 import { formatAddress } from '../../../src/core/address.js'
 import { idFromString, idToString } from '../../../src/core/ids.js'
@@ -170,13 +171,22 @@ describe('X-chain refusals leave state unchanged', () => {
     refuse(x, again, `failed to verify transfer: failed to get utxo ${inputId}: not found`)
   })
 
-  it('double spend inside one block', () => {
+  it('double spend inside one block: the mempool refuses the second spender, the block holds the first', () => {
     const { x, addrs, wallets } = setup()
     const a = wallets[0]!.send([{ address: addrs[1]!, amount: 1n }])
     const b = wallets[0]!.send([{ address: addrs[2]!, amount: 2n }])
     const before = x.serialize()
-    expect(() => x.buildBlock([a, b])).toThrow(/failed to verify transfer: failed to get utxo .*: not found/)
+    const aId = x.addToMempool(a)
+    const bId = idToString(sha256(encodeSignedTx('X', b)))
+    expect(() => x.addToMempool(b)).toThrow(`tx conflicts with other tx: ${bId}`)
     expect(x.serialize()).toBe(before)
+    expect(x.mempoolTxs().map((t) => t.txId)).toEqual([aId])
+    // The refusal is remembered: the same tx gets it again without being verified.
+    expect(x.dropReason(bId)?.message).toBe(`tx conflicts with other tx: ${bId}`)
+    const block = x.buildBlock()!
+    expect(block.txIds).toEqual([aId])
+    expect(x.mempoolTxs()).toEqual([])
+    expect(x.buildBlock()).toBeUndefined()
   })
 
   it('wrong signature', () => {
@@ -257,7 +267,10 @@ describe('X-chain refusals leave state unchanged', () => {
     }
     refuse(x, signXTx(unsigned, [[keychains[2]!.get(addrs[2]!)!]]), 'failed to verify transfer: output is time locked')
     clock.advance(2000)
-    x.issueTx(signXTx(unsigned, [[keychains[2]!.get(addrs[2]!)!]]))
+    // The node's mempool remembers the refusal of these very bytes and repeats it, unverified.
+    expect(() => x.issueTx(signXTx(unsigned, [[keychains[2]!.get(addrs[2]!)!]]))).toThrow('failed to verify transfer: output is time locked')
+    const fresh = { ...unsigned, base: { ...unsigned.base, memo: new Uint8Array([1]) } }
+    x.issueTx(signXTx(fresh, [[keychains[2]!.get(addrs[2]!)!]]))
   })
 
   it('CreateAssetTx name and symbol rules', () => {
@@ -281,11 +294,12 @@ describe('X-chain refusals leave state unchanged', () => {
     refuse(x, forged, /^wrong signature: expected signature from/)
   })
 
-  it('a duplicate tx is refused', () => {
+  it('a tx issued again is verified again and refused', () => {
     const { x, addrs, wallets } = setup()
     const tx = wallets[0]!.send([{ address: addrs[1]!, amount: 1n }])
     x.issueTx(tx)
-    expect(() => x.issueTx(tx)).toThrow(/duplicate tx/)
+    // As the node: verified again, its inputs are spent.
+    expect(() => x.issueTx(tx)).toThrow(/^failed to verify transfer: failed to get utxo \w+: not found$/)
   })
 })
 

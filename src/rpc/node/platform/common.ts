@@ -146,12 +146,22 @@ export function formatLocal(ctx: PlatformContext, addr: Uint8Array): string {
   return formatAddress('P', hrpOf(ctx), addr)
 }
 
+/** What a chain's `ParseServiceAddress` checks a localized address against. */
+export type LocalAddressRules = {
+  /** `BCLookup.Lookup`: alias or chain id → chain id. */
+  lookup(alias: string): string | undefined
+  hrp: string
+  /** This chain's id: the alias must name it. */
+  chainId: string
+  /** The VM's words when the alias names another chain. */
+  wrongChain(got: string): string
+}
+
 /**
- * `avax.ParseServiceAddress`: a cb58 short id, else a local address (`P-…`) checked as
- * `addressManager.ParseLocalAddress` does (alias, hrp, length, chain); failures read
- * `couldn't parse address "<addr>": <reason>`.
+ * A chain's `ParseServiceAddress`: a cb58 short id, else a local address checked as its address
+ * manager does (alias, hrp, length, chain); failures read `couldn't parse address "<addr>": <reason>`.
  */
-export function parseServiceAddress(ctx: PlatformContext, addr: string): Uint8Array {
+export function parseLocalServiceAddress(addr: string, rules: LocalAddressRules): Uint8Array {
   try {
     return cb58Decode(addr, 20)
   } catch {
@@ -159,16 +169,26 @@ export function parseServiceAddress(ctx: PlatformContext, addr: string): Uint8Ar
   }
   try {
     const parsed = parseAddress(addr)
-    const chainId = lookupChain(ctx, parsed.chainAlias)
+    const chainId = rules.lookup(parsed.chainAlias)
     if (chainId === undefined) throw new Error(`there is no ID with alias: ${parsed.chainAlias}`)
-    const hrp = hrpOf(ctx)
-    if (parsed.hrp !== hrp) throw new Error(`expected hrp ${goQuote(hrp)} but got ${goQuote(parsed.hrp)}`)
+    if (parsed.hrp !== rules.hrp) throw new Error(`expected hrp ${goQuote(rules.hrp)} but got ${goQuote(parsed.hrp)}`)
     if (parsed.bytes.length !== 20) throw new Error(`invalid hash length: expected 20 bytes but got ${parsed.bytes.length}`)
-    if (chainId !== ctx.pchain.chainId) throw new Error(`mismatched chainIDs: expected ${goQuote(ctx.pchain.chainId)} but got ${goQuote(chainId)}`)
+    if (chainId !== rules.chainId) throw new Error(rules.wrongChain(chainId))
     return parsed.bytes
   } catch (error) {
     throw new NodeRpcError(`couldn't parse address ${goQuote(addr)}: ${(error as Error).message}`)
   }
+}
+
+/** `avax.ParseServiceAddress` on the P-chain: `P-…` or a cb58 short id. */
+export function parseServiceAddress(ctx: PlatformContext, addr: string): Uint8Array {
+  const p = ctx.pchain.chainId
+  return parseLocalServiceAddress(addr, {
+    lookup: (alias) => lookupChain(ctx, alias),
+    hrp: hrpOf(ctx),
+    chainId: p,
+    wrongChain: (got) => `mismatched chainIDs: expected ${goQuote(p)} but got ${goQuote(got)}`,
+  })
 }
 
 /** `avax.ParseServiceAddresses`: deduplicated, in first-seen order. */
@@ -183,6 +203,25 @@ export function parseServiceAddresses(ctx: PlatformContext, addrs: readonly stri
     out.push(bytes)
   }
   return out
+}
+
+/**
+ * `api.Index` as `GetUTXOs` reads it: both fields empty → the zero address and id; otherwise the
+ * address through the chain's `ParseServiceAddress` and the UTXO id, with the node's messages.
+ */
+export function parseStartIndex(si: { address: string; utxo: string }, parseAddress: (addr: string) => Uint8Array): { startAddr: Uint8Array; startUtxo: Uint8Array } {
+  if (si.address === '' && si.utxo === '') return { startAddr: new Uint8Array(20), startUtxo: new Uint8Array(32) }
+  let startAddr: Uint8Array
+  try {
+    startAddr = parseAddress(si.address)
+  } catch (error) {
+    throw new NodeRpcError(`couldn't parse start index address ${goQuote(si.address)}: ${(error as Error).message}`)
+  }
+  try {
+    return { startAddr, startUtxo: idFromString(si.utxo) }
+  } catch (error) {
+    throw new NodeRpcError(`couldn't parse start index utxo: ${(error as Error).message}`)
+  }
 }
 
 // --- API shapes ----------------------------------------------------------------------------

@@ -1,9 +1,9 @@
-import { idFromString, idToString } from '../../../core/ids.js'
+import { idToString } from '../../../core/ids.js'
 import { decodeUtxo, encodeUtxo, utxoId } from '../../../platform/codec.js'
 import { goQuote } from '../goJson.js'
 import { objectParams, str, strArray, struct, uint32 } from '../params.js'
 import { NodeRpcError, defineNodeMethod } from '../types.js'
-import { encodeBytes, encodingField, formatLocal, lookupChain, parseServiceAddress, parseServiceAddresses, type Encoding } from './common.js'
+import { encodeBytes, encodingField, formatLocal, lookupChain, parseServiceAddress, parseServiceAddresses, parseStartIndex, type Encoding } from './common.js'
 import type { PlatformContext } from './context.js'
 import { paginatedUtxos } from './state.js'
 
@@ -46,21 +46,7 @@ export const getUTXOs = defineNodeMethod(getUTXOsParams, (args, ctx: PlatformCon
     sourceChain = id
   }
   const addrs = parseServiceAddresses(ctx, args.addresses)
-  let startAddr: Uint8Array = new Uint8Array(20)
-  let startUtxo: Uint8Array = new Uint8Array(32)
-  const si = args.startIndex
-  if (si.address !== '' || si.utxo !== '') {
-    try {
-      startAddr = parseServiceAddress(ctx, si.address)
-    } catch (error) {
-      throw new NodeRpcError(`couldn't parse start index address ${goQuote(si.address)}: ${(error as Error).message}`)
-    }
-    try {
-      startUtxo = idFromString(si.utxo)
-    } catch (error) {
-      throw new NodeRpcError(`couldn't parse start index utxo: ${(error as Error).message}`)
-    }
-  }
+  const { startAddr, startUtxo } = parseStartIndex(args.startIndex, (addr) => parseServiceAddress(ctx, addr))
   const limit = args.limit <= 0 || args.limit > MAX_PAGE_SIZE ? MAX_PAGE_SIZE : args.limit
 
   let utxos: { bytes: Uint8Array; id: Uint8Array }[]

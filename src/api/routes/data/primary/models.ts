@@ -10,7 +10,7 @@ import { PRIMARY_NETWORK_ID, idFromString, idToString, nodeIdToString } from '..
 import type { IndexedTx, IndexedUtxo, L1ValidatorSample, PlatformIndexer } from '../../../../indexer/index.js'
 import { encodeUnsignedTx, encodeUtxo } from '../../../../platform/codec.js'
 import type { PChainUnsignedTx, TransferableInput, XChainUnsignedTx } from '../../../../platform/txs.js'
-import { encodeCUnsignedTx, type CAtomicUnsignedTx } from '../../../../platform/xchain/cchainAtomic.js'
+import { encodeCUnsignedTx, type CAtomicUnsignedTx } from '../../../../platform/xchain/cAtomicCodec.js'
 import { recoverPublicKey } from '../../../../platform/secp256k1fx.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 
