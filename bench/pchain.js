@@ -43,7 +43,7 @@ export async function pchainBench({ validators = 10_000, delegators = 2_000, utx
     config: pchainConfig('local', { avaxAssetId: AVAX_ID, dynamicFee: { maxCapacity: 1n << 60n, excessConversionConstant: 1n << 60n } }),
     genesisTimestamp: T0,
     initialSupply: 360_000_000n * AVAX,
-    genesisUtxos: Array.from({ length: utxos }, (_, i) => ({ txId: GENESIS_TX, outputIndex: i, assetId: avax, output: { type: 'TransferOutput', amount: UTXO_AMOUNT, owners: owners(addr(i % ADDRESSES)) } })),
+    genesis: { utxos: Array.from({ length: utxos }, (_, i) => ({ txId: GENESIS_TX, outputIndex: i, assetId: avax, output: { type: 'TransferOutput', amount: UTXO_AMOUNT, owners: owners(addr(i % ADDRESSES)) } })) },
     authenticate: fakeAuth,
     atomic,
   })
