@@ -15,6 +15,11 @@ export type CChainRulesOptions = {
   warp: WarpEnvironment
   /** The primary network's atomic txs, put in each block after its EVM transactions. */
   beforeSeal: NonNullable<ChainHooks['beforeSeal']>
+  /**
+   * Whether a genesis at or after Durango holds the warp precompile's account (true by default);
+   * false recreates the genesis of snapshot files saved before the C-Chain had warp.
+   */
+  warpAccountInGenesis?: boolean
 }
 
 /**
@@ -43,7 +48,7 @@ export function createCChainRules(options: CChainRulesOptions): { hooks: ChainHo
   const hooks: ChainHooks = {
     genesisExtras: (timestamp) => corethGenesisExtras(upgrades, timestamp),
     genesisState: async (state, timestamp) => {
-      if (isDurango(timestamp)) await activatePrecompileAccount(state, WARP_ADDRESS)
+      if (isDurango(timestamp) && options.warpAccountInGenesis !== false) await activatePrecompileAccount(state, WARP_ADDRESS)
     },
     prepareVM: (vm) => {
       warp.watchTransactions(vm, blockTimestamp)

@@ -49,7 +49,7 @@ export type NetworkOptions = {
   /** The /v1 data API's settings (prices, API keys and rate limits, its own port). */
   dataApi?: DataApiOptions
   /**
-   * The genesis layout (see {@link GenesisVersion}): 2, avalanchego's, unless a snapshot file
+   * The genesis layout (see {@link GenesisVersion}): 3, avalanchego's with the C-Chain's warp account, unless a snapshot file
    * saved before it is loaded (its options have none: 1). Not meant to be set by hand.
    */
   genesisVersion?: GenesisVersion
@@ -181,6 +181,7 @@ export class Network {
       upgrades: preset.upgrades,
       warp: warpEnv(idFromString(preset.cChainId), new Uint8Array(32)),
       beforeSeal: (chain, block) => sealAtomicTxs(chain, block),
+      warpAccountInGenesis: genesisVersion >= 3,
     })
     const cChain = await createEvmChain({
       alias: 'C',
