@@ -34,9 +34,9 @@ const CORETH_WARP_CONFIG: Readonly<WarpConfigAt> = Object.freeze({ quorumNumerat
  * block, and warp from Durango (activated like subnet-EVM's precompiles: the account at 0x0200…05
  * gets nonce 1 and code 0x01 in the block that crosses Durango, or in genesis), with the
  * predicates of each transaction verified and their results in the header. Returns the fee rules
- * too: ACP-176, with the predicate results after the fee state.
+ * too (ACP-176, with the predicate results after the fee state) and the chain's warp.
  */
-export function createCChainRules(options: CChainRulesOptions): { hooks: ChainHooks; feeRules: FeeRules } {
+export function createCChainRules(options: CChainRulesOptions): { hooks: ChainHooks; feeRules: FeeRules; warp: WarpRules } {
   const { upgrades } = options
   const isDurango = (t: bigint) => t >= BigInt(upgrades.durangoTime)
   const isGranite = (t: bigint) => t >= BigInt(upgrades.graniteTime)
@@ -73,5 +73,5 @@ export function createCChainRules(options: CChainRulesOptions): { hooks: ChainHo
     beginCall: (_chain, accessList) => warp.beginTransaction(accessList, blockTimestamp()),
     intrinsicGasDelta: (chain, accessList) => warp.intrinsicGasDelta(accessList, chain.head.block.header.timestamp),
   }
-  return { hooks, feeRules: warp.withPredicateResults(createAcp176FeeRules()) }
+  return { hooks, feeRules: warp.withPredicateResults(createAcp176FeeRules()), warp }
 }

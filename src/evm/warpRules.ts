@@ -84,19 +84,30 @@ export class WarpRules {
   verify(message: SignedMessage, timestamp: bigint): string | undefined {
     const config = this.#configAt(timestamp)
     if (!config) return 'warp is not active'
-    const sourceSubnetId = this.env.subnetOf(message.unsigned.sourceChainId)
-    if (!sourceSubnetId) return `cannot verify warp signature: failed to get subnetID for chain ${idToString(message.unsigned.sourceChainId)}`
-    const subnet = warpSourceSubnet({
-      sourceChainId: message.unsigned.sourceChainId,
-      sourceSubnetId,
-      ownSubnetId: this.env.subnetId,
-      requirePrimaryNetworkSigners: config.requirePrimaryNetworkSigners,
-    })
+    const subnet = this.signingSubnet(message.unsigned.sourceChainId, timestamp)
+    if (!subnet) return `cannot verify warp signature: failed to get subnetID for chain ${idToString(message.unsigned.sourceChainId)}`
     return verifyWarpMessage({
       message,
       networkId: this.env.networkId,
       validators: canonicalValidatorSet(this.env.validatorsOf(subnet)),
       quorumNumerator: config.quorumNumerator,
+    })
+  }
+
+  /**
+   * The subnet whose validators must sign a message from `sourceChainId` for this chain to take it
+   * at `timestamp`: the source's subnet, or this chain's own for a primary-network source unless
+   * `requirePrimaryNetworkSigners` (never for the P-chain). Undefined for an unknown source.
+   */
+  signingSubnet(sourceChainId: Uint8Array, timestamp: bigint): Uint8Array | undefined {
+    const sourceSubnetId = this.env.subnetOf(sourceChainId)
+    if (!sourceSubnetId) return undefined
+    const config = this.#configAt(timestamp)
+    return warpSourceSubnet({
+      sourceChainId,
+      sourceSubnetId,
+      ownSubnetId: this.env.subnetId,
+      requirePrimaryNetworkSigners: config?.requirePrimaryNetworkSigners ?? false,
     })
   }
 

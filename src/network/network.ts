@@ -6,7 +6,7 @@ import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccoun
 import { createSeededRandom, type SeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainHooks, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createCChainRules } from '../evm/cchainRules.js'
-import type { WarpEnvironment } from '../evm/warpRules.js'
+import type { WarpEnvironment, WarpRules } from '../evm/warpRules.js'
 import { idFromString, idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type CreateL1Context, type L1, type L1Options } from './l1.js'
 import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
@@ -78,6 +78,8 @@ export class Network {
   /** Private keys of the dev accounts by lower-case address (eth_sendTransaction signs with them). */
   readonly signers: ReadonlyMap<Hex, Uint8Array>
   readonly cChain: EvmChain
+  /** The C-chain's warp (its precompile and the rules it verifies messages with). */
+  readonly cWarp: WarpRules
   /** L1s in the order the options gave them. */
   readonly l1s: L1[]
   /** Every subnet's validator set (the primary network's under its subnet id). */
@@ -113,6 +115,7 @@ export class Network {
     nodes: SimNode[]
     devAccounts: DevAccount[]
     cChain: EvmChain
+    cWarp: WarpRules
     l1s: L1[]
     validators: ValidatorRegistry
     faults: FaultState
@@ -132,6 +135,7 @@ export class Network {
     this.devAccounts = init.devAccounts
     this.signers = new Map(init.devAccounts.map((a) => [a.address.toLowerCase() as Hex, hexToBytes(a.privateKey)]))
     this.cChain = init.cChain
+    this.cWarp = init.cWarp
     this.l1s = init.l1s
     this.validators = init.validators
     this.faults = init.faults
@@ -269,7 +273,7 @@ export class Network {
       otherChains: [primary.pHealthSubject, primary.xHealthSubject],
     }
     const nodes = identities.map((identity, index) => new SimNode({ index, identity, options: options.node ?? {}, env }))
-    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary, random, l1Context, dataApi: options.dataApi ?? {}, options: created })
+    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, cWarp: cRules.warp, l1s, validators, faults, uptime, waits, primary, random, l1Context, dataApi: options.dataApi ?? {}, options: created })
     // Rewards need 80% uptime as node 0 measured it; a validator that is not a simulated node has
     // no node to measure and counts as always up.
     uptimeOf = (nodeId, subnetId, start, end) =>

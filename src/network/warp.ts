@@ -14,6 +14,12 @@ export type SignWarpOptions = {
   signers?: number[]
   /** Sign with this subnet's validators instead of the source chain's (warp_getMessageAggregateSignature's subnetID). */
   subnetId?: string
+  /**
+   * The chain (alias or blockchain id) that will verify the message: its validators sign when it
+   * checks messages from the primary network against its own (an L1 without
+   * `requirePrimaryNetworkSigners`), as a relayer asks them. Ignored when `subnetId` is given.
+   */
+  destination?: string
 }
 
 /**
@@ -47,7 +53,11 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
   if (message.networkId !== network.preset.networkId)
     throw new InvalidArgumentError(`warp message is for network ${message.networkId}, not ${network.preset.networkId}`)
   const source = idToString(message.sourceChainId)
-  const subnetId = options.subnetId ?? network.l1(source)?.subnetId ?? (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
+  const subnetId =
+    options.subnetId ??
+    (options.destination !== undefined ? destinationSubnet(network, options.destination, message.sourceChainId) : undefined) ??
+    network.l1(source)?.subnetId ??
+    (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
   if (subnetId === undefined) throw new NotFoundError(`unknown source chain ${source}`)
   const validators = network.validators.get(subnetId)
   const set = canonicalValidatorSet(validators)
@@ -62,6 +72,15 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
     : validators.flatMap((v) => byNodeId.get(v.nodeId) ?? [])
   const signature = signMessage(unsigned, chosen.map((n) => ({ blsSecretKey: n.identity.blsSecretKey })), set)
   return encodeMessage(unsigned, signature)
+}
+
+/** The subnet `destination` checks a message from `sourceChainId` against, at its head's time. */
+function destinationSubnet(network: Network, destination: string, sourceChainId: Uint8Array): string | undefined {
+  const chain = network.chain(destination)
+  if (!chain) throw new NotFoundError(`unknown chain ${destination}`)
+  const warp = chain === network.cChain ? network.cWarp : network.l1(destination)?.rules.warp
+  const subnet = warp?.signingSubnet(sourceChainId, chain.head.block.header.timestamp)
+  return subnet && idToString(subnet)
 }
 
 /**

@@ -142,6 +142,11 @@ describe('warp on the C-chain (coreth activates it at Durango)', () => {
     const onStrict = await deployReceiver(strict, alice)
     expect((await deliver(strict, onStrict, byPrimary)).stored).toEqual(expected)
     expect((await deliver(strict, onStrict, net.signWarpMessage(unsigned, { subnetId: net.l1('strict')!.subnetId }))).stored).toEqual(invalid)
+    // Naming the destination picks the signers it checks against, as a relayer does.
+    expect(bytesToHex(net.signWarpMessage(unsigned, { destination: 'a' }))).toBe(bytesToHex(byL1))
+    expect(bytesToHex(net.signWarpMessage(unsigned, { destination: 'strict' }))).toBe(bytesToHex(byPrimary))
+    expect(bytesToHex(net.signWarpMessage(unsigned, { destination: 'C' }))).toBe(bytesToHex(byPrimary))
+    expect(() => net.signWarpMessage(unsigned, { destination: 'nope' })).toThrow('unknown chain nope')
   })
 
   it('L1 → C: a message an L1 sent and its validators signed is verified on the C-chain, the result in the header', async () => {
