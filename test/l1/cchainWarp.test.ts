@@ -4,6 +4,8 @@ import {
   createPublicClient,
   createWalletClient,
   decodeAbiParameters,
+  decodeFunctionResult,
+  encodeFunctionData,
   defineChain,
   getAddress,
   hexToBytes,
@@ -31,6 +33,8 @@ const warpAbi = parseAbi([
   'event SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message)',
   'function sendWarpMessage(bytes payload) returns (bytes32 messageID)',
   'function getBlockchainID() view returns (bytes32 blockchainID)',
+  'struct WarpBlockHash { bytes32 sourceChainID; bytes32 blockHash; }',
+  'function getVerifiedWarpBlockHash(uint32 index) view returns (WarpBlockHash warpBlockHash, bool valid)',
 ])
 
 let devnet: Devnet | undefined
@@ -147,6 +151,20 @@ describe('warp on the C-chain (coreth activates it at Durango)', () => {
     expect(bytesToHex(net.signWarpMessage(unsigned, { destination: 'strict' }))).toBe(bytesToHex(byPrimary))
     expect(bytesToHex(net.signWarpMessage(unsigned, { destination: 'C' }))).toBe(bytesToHex(byPrimary))
     expect(() => net.signWarpMessage(unsigned, { destination: 'nope' })).toThrow('unknown chain nope')
+
+    // A C-chain block hash, read on `a` with getVerifiedWarpBlockHash.
+    const blockHash = (await c.publicClient.getBlock()).hash!
+    const signedHash = net.signWarpMessage(net.warpBlockHashMessage('C', blockHash), { destination: 'a' })
+    const { data } = await a.publicClient.call({
+      account: carol.address,
+      to: WARP,
+      data: encodeFunctionData({ abi: warpAbi, functionName: 'getVerifiedWarpBlockHash', args: [0] }),
+      accessList: [{ address: WARP, storageKeys: packPredicateHex(signedHash) }],
+    })
+    expect(decodeFunctionResult({ abi: warpAbi, functionName: 'getVerifiedWarpBlockHash', data: data! })).toEqual([
+      { sourceChainID: bytesToHex(idFromString(net.preset.cChainId)), blockHash },
+      true,
+    ])
   })
 
   it('L1 → C: a message an L1 sent and its validators signed is verified on the C-chain, the result in the header', async () => {
