@@ -117,6 +117,21 @@ describe('warp on the C-chain (coreth activates it at Durango)', () => {
     expect(await c.publicClient.readContract({ address: receiver, abi: WarpReceiver.abi, functionName: 'blockchainID' })).toBe(cChainId)
   })
 
+  it('a predicate on the C-chain: Granite predicate gas in the receipt; an unparseable one is refused at submission', async () => {
+    const { net, c, a } = await network()
+    const { unsigned } = await sendWarp(a, alice, '0xab')
+    const signed = net.signWarpMessage(unsigned)
+    const storageKeys = packPredicateHex(signed)
+    const hash = await c.wallet(carol).sendTransaction({ to: bob.address, value: 1n, accessList: [{ address: WARP, storageKeys }] })
+    // 21000 + 125_000 + 512 per 32-byte key + 250 per signer (3), instead of 2400 + 1900 per key
+    expect((await c.publicClient.waitForTransactionReceipt({ hash })).gasUsed).toBe(21_000n + 125_000n + 512n * BigInt(storageKeys.length) + 250n * 3n)
+    const height = await c.publicClient.getBlockNumber()
+    await expect(
+      c.wallet(carol).sendTransaction({ to: bob.address, value: 1n, gas: 500_000n, accessList: [{ address: WARP, storageKeys: [`0x${'11'.repeat(32)}`] }] }),
+    ).rejects.toThrow('cannot unpack predicate bytes: wrong delimiter')
+    expect(await c.publicClient.getBlockNumber()).toBe(height)
+  })
+
   it('C → L1: the message the C-chain sent, signed by the primary network or the L1, verified per requirePrimaryNetworkSigners', async () => {
     const { net, c, a, strict } = await network()
     const sender = await deployReceiver(c, alice)
