@@ -20,7 +20,6 @@ import type { SignedMessage } from './warp/codec.js'
 import { activatePrecompileAccount, WarpRules, type WarpEnvironment } from './warpRules.js'
 import type { BlockTag } from './types.js'
 
-
 export type L1RulesOptions = {
   config: SubnetChainConfig
   warp?: WarpEnvironment
