@@ -6,7 +6,7 @@ import type { EvmChain } from './chain.js'
 import { stateTransitionErrors, TxRejectedError, txPoolErrors } from './errors.js'
 import { txFees } from './pool.js'
 import { isUnsignedTx } from './unsignedTx.js'
-import { accessListOf } from './l1.js'
+import { accessListOf } from './warpRules.js'
 
 /** geth `txMaxSize`: 4 slots of 32 KiB. */
 export const TX_MAX_SIZE = 4 * 32 * 1024

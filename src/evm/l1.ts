@@ -1,12 +1,12 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util'
+import { Account, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
 import { INITIAL_DELAY_EXCESS } from './acp176.js'
 import { BLACKHOLE_ADDRESS, type ChainHooks, type EvmChain } from './chain.js'
 import type { SubnetChainConfig } from './config/genesis.js'
 import { activePrecompileConfig, isDurango, isEtna, isGranite, isPrecompileEnabled, precompileTransitions } from './config/rules.js'
 import { PRECOMPILE_ADDRESSES, type PrecompileConfig, type PrecompileKey } from './config/types.js'
-import { createWindowFeeRules, EMPTY_PREDICATE_RESULTS, type FeeConfig } from './fees.js'
+import { createWindowFeeRules, type FeeConfig } from './fees.js'
 import type { FeeRules } from './feeRules.js'
 import { createPrecompileModules, type PrecompileModule } from './precompiles/index.js'
 import { canDeploy, deployerNotAuthorizedMessage } from './precompiles/deployerAllowList.js'
@@ -15,30 +15,10 @@ import { readRewardAddress } from './precompiles/rewardManager.js'
 import { getTxAllowListRole, isAllowListEnabled, senderNotAllowListedMessage } from './precompiles/txAllowList.js'
 import type { PrecompileState, StatefulPrecompile } from './precompiles/types.js'
 import { installStatefulHost } from './statefulHost.js'
-import { canonicalValidatorSet, verifyWarpMessage, warpSourceSubnet, type WarpValidatorInput } from './warp/signature.js'
-import { createWarpPrecompile } from './warp/precompile.js'
-import { accessListGas, encodeBlockPredicateResults, verifyPredicates, WARP_ADDRESS, type AccessListEntry, type PredicateVerification } from './warp/predicate.js'
+import { WARP_ADDRESS, type AccessListEntry } from './warp/predicate.js'
 import type { SignedMessage } from './warp/codec.js'
-import type { EVMResult } from '@ethereumjs/evm'
-import type { AccessListBytes, TypedTransaction } from '@ethereumjs/tx'
-import type { VM } from '@ethereumjs/vm'
-import { InvalidArgumentError } from '../core/errors.js'
-import { idToString } from '../core/ids.js'
+import { activatePrecompileAccount, WarpRules, type WarpEnvironment } from './warpRules.js'
 import type { BlockTag } from './types.js'
-
-/** The code subnet-EVM gives an activated precompile's account, so `eth_getCode` is non-empty. */
-const PRECOMPILE_CODE = Uint8Array.of(0x01)
-
-/** What warp needs from the network: ids and the validator sets that sign. */
-export type WarpEnvironment = {
-  networkId: number
-  blockchainId: Uint8Array
-  subnetId: Uint8Array
-  /** The subnet a chain belongs to (the primary network's empty id for C, X and P); undefined for an unknown chain. */
-  subnetOf(chainId: Uint8Array): Uint8Array | undefined
-  /** A subnet's validators now (the emulator has no P-chain heights yet). */
-  validatorsOf(subnetId: Uint8Array): readonly WarpValidatorInput[]
-}
 
 export type L1RulesOptions = {
   config: SubnetChainConfig
@@ -63,13 +43,8 @@ export class L1Rules {
   config: SubnetChainConfig
   readonly modules: Map<Hex, PrecompileModule>
   readonly feeRecipient: Hex
-  readonly warp: WarpEnvironment | undefined
-  /** Predicates of the transaction in execution (everything runs under the chain lock). */
-  #predicates: PredicateVerification | undefined
-  /** Extra intrinsic gas of the transaction in execution: warp predicates cost more than access-list keys. */
-  #pendingIntrinsic = 0n
-  /** Predicate results of the block being built: tx hash → failed bits of its warp tuples (`predicate.BlockResults`). */
-  #blockPredicateResults: Map<Hex, Uint8Array> | undefined
+  /** Warp's precompile, predicates and block results, shared with the C-chain; undefined without a warp environment. */
+  readonly warp: WarpRules | undefined
   #head:
     | {
         feeConfig: FeeConfigAt
@@ -85,69 +60,36 @@ export class L1Rules {
     this.modules = createPrecompileModules()
     for (const module of options.extraModules ?? []) this.modules.set(module.address, module)
     this.feeRecipient = (options.feeRecipient ?? BLACKHOLE_ADDRESS).toLowerCase() as Hex
-    this.warp = options.warp
-    if (options.warp) {
-      const warp = options.warp
+    this.warp = options.warp && new WarpRules({ env: options.warp, configAt: (t) => this.#warpConfigAt(t), isGranite: (t) => isGranite(this.config, t) })
+    if (this.warp) {
       this.modules.set(WARP_ADDRESS, {
         key: 'warpConfig',
         address: WARP_ADDRESS,
-        run: createWarpPrecompile({
-          networkId: warp.networkId,
-          blockchainId: warp.blockchainId,
-          getPredicate: (index) => this.#predicates?.getPredicate(index),
-        }),
+        run: this.warp.precompile,
         configure: async () => undefined, // warp's Configure does nothing
       })
     }
   }
 
-  /**
-   * Verifies a signed warp message as the chain does for a predicate at `timestamp`: the source
-   * subnet's validators (or this chain's own for primary-network messages), the quorum of the
-   * active warp config. Returns the error text, or undefined when it verifies.
-   */
-  verifyWarp(message: SignedMessage, timestamp: bigint): string | undefined {
-    const warp = this.warp
+  #warpConfigAt(timestamp: bigint) {
+    if (!this.enabled('warpConfig', timestamp)) return undefined
     const config = activePrecompileConfig(this.config, 'warpConfig', timestamp)
-    if (!warp || !config || config.key !== 'warpConfig') return 'warp is not active'
-    const sourceSubnetId = warp.subnetOf(message.unsigned.sourceChainId)
-    if (!sourceSubnetId) return `cannot verify warp signature: failed to get subnetID for chain ${idToString(message.unsigned.sourceChainId)}`
-    const subnet = warpSourceSubnet({
-      sourceChainId: message.unsigned.sourceChainId,
-      sourceSubnetId,
-      ownSubnetId: warp.subnetId,
-      requirePrimaryNetworkSigners: config.requirePrimaryNetworkSigners,
-    })
-    return verifyWarpMessage({
-      message,
-      networkId: warp.networkId,
-      validators: canonicalValidatorSet(warp.validatorsOf(subnet)),
-      quorumNumerator: config.quorumNumerator,
-    })
+    return config?.key === 'warpConfig' ? config : undefined
   }
 
-  /**
-   * Sets up the predicates of a transaction about to run with `accessList` in a block at
-   * `timestamp`, and returns how much more intrinsic gas its warp tuples cost than plain
-   * access-list keys (`AccessListGasWithPredicates`). Throws when a predicate does not parse.
-   */
+  /** Verifies a signed warp message as a predicate of a block at `timestamp` (see {@link WarpRules.verify}). */
+  verifyWarp(message: SignedMessage, timestamp: bigint): string | undefined {
+    return this.warp ? this.warp.verify(message, timestamp) : 'warp is not active'
+  }
+
+  /** Sets up a transaction's warp predicates; returns their extra intrinsic gas (see {@link WarpRules.beginTransaction}). */
   beginTransaction(accessList: readonly AccessListEntry[], timestamp: bigint): bigint {
-    this.#predicates = undefined
-    // A transaction refused between 'beforeTx' and its call (runTx's own intrinsic or balance
-    // checks) leaves its charge pending; a new message must not pay it (eth_call runs no beforeTx).
-    this.#pendingIntrinsic = 0n
-    if (!this.enabled('warpConfig', timestamp) || !accessList.some((t) => isWarpTuple(t))) return 0n
-    const granite = isGranite(this.config, timestamp)
-    const delta = accessListGas(accessList, { warpActive: true, isGranite: granite }) - accessListGas(accessList, { warpActive: false, isGranite: granite })
-    this.#predicates = verifyPredicates(accessList, (message) => this.verifyWarp(message, timestamp))
-    return delta
+    return this.warp?.beginTransaction(accessList, timestamp) ?? 0n
   }
 
   /** Extra intrinsic gas of a pool transaction's warp predicates; throws when one does not parse. */
   intrinsicGasDelta(accessList: readonly AccessListEntry[], timestamp: bigint): bigint {
-    if (!this.enabled('warpConfig', timestamp) || !accessList.some((t) => isWarpTuple(t))) return 0n
-    const granite = isGranite(this.config, timestamp)
-    return accessListGas(accessList, { warpActive: true, isGranite: granite }) - accessListGas(accessList, { warpActive: false, isGranite: granite })
+    return this.warp?.intrinsicGasDelta(accessList, timestamp) ?? 0n
   }
 
   /** Subnet-EVM's window fee rules, priced with the fee config in force after the head. */
@@ -157,27 +99,7 @@ export class L1Rules {
       isDurango: (t) => isDurango(this.config, t),
       isGranite: (t) => isGranite(this.config, t),
     })
-    if (!this.warp) return rules
-    // From Durango the header's extra data ends with the block's predicate results, empty unless
-    // a transaction of the block carried warp predicates.
-    return {
-      ...rules,
-      next: (parent, timestamp) => {
-        const fees = rules.next(parent, timestamp)
-        return { ...fees, extraData: (gasUsed) => this.#withPredicateResults(fees.extraData(gasUsed)) }
-      },
-    }
-  }
-
-  #withPredicateResults(extra: Uint8Array): Uint8Array {
-    const results = this.#blockPredicateResults
-    if (!results || results.size === 0 || extra.length < EMPTY_PREDICATE_RESULTS.length) return extra
-    const window = extra.subarray(0, extra.length - EMPTY_PREDICATE_RESULTS.length)
-    const encoded = encodeBlockPredicateResults(new Map([...results].map(([hash, bits]) => [hash, new Map([[WARP_ADDRESS, bits]])])))
-    const out = new Uint8Array(window.length + encoded.length)
-    out.set(window)
-    out.set(encoded, window.length)
-    return out
+    return this.warp ? this.warp.withPredicateResults(rules) : rules
   }
 
   /** Whether a precompile is enabled at a timestamp; asked several times per transaction, so memoized per timestamp. */
@@ -227,7 +149,7 @@ export class L1Rules {
         return extras
       },
       prepareVM: (vm) => {
-        if (this.warp) this.#watchTransactions(vm)
+        this.warp?.watchTransactions(vm, () => this.#blockTimestamp())
         installStatefulHost(vm, {
           precompileAt: (address, timestamp) => this.#precompileAt(address, timestamp),
           rules: (block) => ({ isDurango: isDurango(this.config, block.timestamp), isGranite: isGranite(this.config, block.timestamp), blockNumber: block.number, timestamp: block.timestamp }),
@@ -239,13 +161,13 @@ export class L1Rules {
       },
       beforeBlock: async (chain, block) => {
         this.#building = block.timestamp
-        this.#blockPredicateResults = new Map()
+        this.warp?.beginBlock()
         const transitions = precompileTransitions(this.config, block.parentTimestamp, block.timestamp)
         if (transitions.length > 0) await this.#applyTransitions(stateAdapter(chain.stateManager), chain.stateManager, transitions, block.number)
       },
       afterHeadChange: async (chain) => {
         this.#building = undefined
-        this.#blockPredicateResults = undefined
+        this.warp?.endBlock()
         const sm = chain.stateManager
         const state = stateAdapter(sm)
         const timestamp = chain.head.block.header.timestamp
@@ -280,34 +202,6 @@ export class L1Rules {
     }
   }
 
-  /**
-   * Warp predicates live in a transaction's access list: before each transaction the VM runs,
-   * they are verified and their extra intrinsic gas is charged from the top call's gas (ethereumjs
-   * computes intrinsic gas itself and its transactions are frozen, so the difference is taken there).
-   */
-  #watchTransactions(vm: VM): void {
-    vm.events.on('beforeTx', (tx: TypedTransaction) => {
-      const list = 'accessList' in tx ? accessListOf(tx.accessList as AccessListBytes) : []
-      this.#pendingIntrinsic = this.beginTransaction(list, this.#blockTimestamp())
-    })
-    // A transaction the block includes records its warp tuples' failed bits (`SetTxResults`).
-    vm.events.on('afterTx', (event: { transaction: TypedTransaction }) => {
-      const failed = this.#predicates?.failed
-      if (this.#blockPredicateResults && failed) this.#blockPredicateResults.set(bytesToHex(event.transaction.hash()), failed)
-    })
-    const evm = vm.evm as unknown as { runCall(opts: { message?: unknown; gasLimit?: bigint }): Promise<EVMResult> }
-    const runCall = evm.runCall.bind(evm)
-    evm.runCall = async (opts) => {
-      const extra = opts.message === undefined ? this.#pendingIntrinsic : 0n
-      if (extra === 0n) return runCall(opts)
-      this.#pendingIntrinsic = 0n
-      if ((opts.gasLimit ?? 0n) < extra) throw new InvalidArgumentError(`intrinsic gas too low: warp predicates need ${extra} more gas`)
-      const result = await runCall({ ...opts, gasLimit: opts.gasLimit! - extra })
-      result.execResult.executionGasUsed += extra
-      return result
-    }
-  }
-
   /** The timestamp of the block being built, else the head's (calls run on the head's rules). */
   #blockTimestamp(): bigint {
     return this.#building ?? this.#head?.timestamp ?? 0n
@@ -336,10 +230,7 @@ export class L1Rules {
         await sm.deleteAccount(at)
         continue
       }
-      const account = (await sm.getAccount(at)) ?? new Account()
-      account.nonce = 1n
-      await sm.putAccount(at, account)
-      await sm.putCode(at, PRECOMPILE_CODE)
+      await activatePrecompileAccount(sm, address)
       const module = this.modules.get(address)
       await module?.configure(state, config, {
         blockNumber,
@@ -366,12 +257,4 @@ export function stateAdapter(sm: MerkleStateManager): PrecompileState {
       await sm.putAccount(at, account)
     },
   }
-}
-
-const isWarpTuple = (tuple: AccessListEntry) =>
-  (typeof tuple.address === 'string' ? tuple.address.toLowerCase() : `0x${Buffer.from(tuple.address).toString('hex')}`) === WARP_ADDRESS
-
-/** ethereumjs' access-list bytes as warp's tuples. */
-export function accessListOf(list: AccessListBytes): AccessListEntry[] {
-  return list.map(([address, storageKeys]) => ({ address, storageKeys }))
 }

@@ -102,16 +102,14 @@ export function installStatefulHost(vm: VM, host: StatefulHost): void {
 
   const loadCode = evm._loadCode.bind(evm)
   evm._loadCode = async (message) => {
-    if (!message.code && message.codeAddress) {
-      const address = message.codeAddress.toString() as Hex
-      if (address.startsWith('0x0200000000000000000000000000000000')) {
-        const precompile = host.precompileAt(address, blockInfo().timestamp)
-        if (precompile) {
-          stateful.add(precompile)
-          message.code = precompile
-          message.isCompiled = true
-          return
-        }
+    // Every call frame passes here (the C-chain's too): test the bytes before building a hex string.
+    if (!message.code && message.codeAddress && isStatefulRange(message.codeAddress.bytes)) {
+      const precompile = host.precompileAt(message.codeAddress.toString() as Hex, blockInfo().timestamp)
+      if (precompile) {
+        stateful.add(precompile)
+        message.code = precompile
+        message.isCompiled = true
+        return
       }
     }
     return loadCode(message)
@@ -174,6 +172,13 @@ export function installStatefulHost(vm: VM, host: StatefulHost): void {
     }
     return { returnValue: result.returnData, executionGasUsed: gasLimit - result.gasLeft, logs }
   }
+}
+
+/** Whether an address is in `0x0200000000000000000000000000000000xxxxxx`, where stateful precompiles live. */
+function isStatefulRange(bytes: Uint8Array): boolean {
+  if (bytes[0] !== 0x02) return false
+  for (let i = 1; i < 17; i++) if (bytes[i] !== 0) return false
+  return true
 }
 
 const UNWINDS = Symbol('l1sim.frameUnwind')

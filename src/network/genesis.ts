@@ -11,15 +11,18 @@ import type { XGenesisAllocation } from '../platform/xchain/chain.js'
 import type { NetworkPreset, NetworkPresetName } from './presets.js'
 
 /**
- * Which genesis layout a network starts from. 2: avalanchego's (`genesis.FromConfig`): the X- and
+ * Which genesis layout a network starts from. 3: 2, with the C-Chain's warp precompile account
+ * (nonce 1, code 0x01) in its genesis state when Durango is active there, as coreth's
+ * `ApplyPrecompileActivations` writes it. 2: avalanchego's (`genesis.FromConfig`): the X- and
  * C-Chain CreateChainTxs, the nodes as initial stakers with their BLS signers, the local network's
  * allocations (ewoq funded on P, X and C). 1: the layout of l1sim before it (nobody but the dev
- * accounts funded on C, the nodes staking 2,000 AVAX each), kept so that snapshot files saved then
- * still load: their P- and X-Chain states come from the file, the C-Chain's genesis must be the same.
+ * accounts funded on C, the nodes staking 2,000 AVAX each). The older ones are kept so that
+ * snapshot files saved then still load: their P- and X-Chain states come from the file, the
+ * C-Chain's genesis must be the same.
  */
-export type GenesisVersion = 1 | 2
+export type GenesisVersion = 1 | 2 | 3
 
-export const GENESIS_VERSION: GenesisVersion = 2
+export const GENESIS_VERSION: GenesisVersion = 3
 
 /** Each node's stake in genesis layout 1 (2,000 AVAX). */
 const LEGACY_VALIDATOR_WEIGHT = 2_000_000_000_000n

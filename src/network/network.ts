@@ -5,9 +5,9 @@ import type { Hex } from '../core/hex.js'
 import { DEFAULT_MNEMONIC, createNodeIdentity, deriveDevAccounts, type DevAccount, type NodeIdentity } from '../core/keys.js'
 import { createSeededRandom, type SeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainHooks, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
-import { createAcp176FeeRules } from '../evm/acp176.js'
-import { corethGenesisExtras } from '../evm/corethGenesis.js'
-import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
+import { createCChainRules } from '../evm/cchainRules.js'
+import type { WarpEnvironment, WarpRules } from '../evm/warpRules.js'
+import { idFromString, idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type CreateL1Context, type L1, type L1Options } from './l1.js'
 import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
 import { FaultState } from './faults.js'
@@ -49,7 +49,7 @@ export type NetworkOptions = {
   /** The /v1 data API's settings (prices, API keys and rate limits, its own port). */
   dataApi?: DataApiOptions
   /**
-   * The genesis layout (see {@link GenesisVersion}): 2, avalanchego's, unless a snapshot file
+   * The genesis layout (see {@link GenesisVersion}): 3, avalanchego's with the C-Chain's warp account, unless a snapshot file
    * saved before it is loaded (its options have none: 1). Not meant to be set by hand.
    */
   genesisVersion?: GenesisVersion
@@ -78,6 +78,8 @@ export class Network {
   /** Private keys of the dev accounts by lower-case address (eth_sendTransaction signs with them). */
   readonly signers: ReadonlyMap<Hex, Uint8Array>
   readonly cChain: EvmChain
+  /** The C-chain's warp (its precompile and the rules it verifies messages with). */
+  readonly cWarp: WarpRules
   /** L1s in the order the options gave them. */
   readonly l1s: L1[]
   /** Every subnet's validator set (the primary network's under its subnet id). */
@@ -113,6 +115,7 @@ export class Network {
     nodes: SimNode[]
     devAccounts: DevAccount[]
     cChain: EvmChain
+    cWarp: WarpRules
     l1s: L1[]
     validators: ValidatorRegistry
     faults: FaultState
@@ -132,6 +135,7 @@ export class Network {
     this.devAccounts = init.devAccounts
     this.signers = new Map(init.devAccounts.map((a) => [a.address.toLowerCase() as Hex, hexToBytes(a.privateKey)]))
     this.cChain = init.cChain
+    this.cWarp = init.cWarp
     this.l1s = init.l1s
     this.validators = init.validators
     this.faults = init.faults
@@ -167,11 +171,27 @@ export class Network {
     const genesis = buildNetworkGenesis({ presetName, preset, genesisTime, nodes: identities, version: genesisVersion })
     // The C-chain's blocks take the atomic txs waiting in the primary network's mempool, once it exists.
     let sealAtomicTxs: NonNullable<ChainHooks['beforeSeal']> = async () => {}
+    const validators = new ValidatorRegistry()
+    const l1s: L1[] = []
+    // Warp on any chain of the network: its sources' subnets and their validators, read when a message is verified.
+    const warpEnv = (blockchainId: Uint8Array, subnetId: Uint8Array): WarpEnvironment => ({
+      networkId: preset.networkId,
+      blockchainId,
+      subnetId,
+      subnetOf: (chainId) => subnetOfChain(preset, l1s, chainId),
+      validatorsOf: (subnetId) => validators.get(idToString(subnetId)),
+    })
+    const cRules = createCChainRules({
+      upgrades: preset.upgrades,
+      warp: warpEnv(idFromString(preset.cChainId), new Uint8Array(32)),
+      beforeSeal: (chain, block) => sealAtomicTxs(chain, block),
+      warpAccountInGenesis: genesisVersion >= 3,
+    })
     const cChain = await createEvmChain({
       alias: 'C',
       chainId: BigInt(preset.evmChainId),
       clock,
-      feeRules: createAcp176FeeRules(),
+      feeRules: cRules.feeRules,
       upgrades: { shanghaiTime: preset.upgrades.durangoTime, cancunTime: preset.upgrades.etnaTime },
       // Dated as the local C-chain genesis (avalanchego genesis_local, 2020-12-05) or, on fuji and
       // mainnet, at their latest upgrade in force at the start: calls and estimates on a fresh
@@ -190,25 +210,17 @@ export class Network {
         alloc: Object.fromEntries([...Object.entries(genesis.cAlloc).map(([address, value]) => [address, { balance: value }]), ...devAccounts.map((a) => [a.address.toLowerCase(), { balance }])]),
       },
       mining: options.mining,
-      hooks: { genesisExtras: (timestamp) => corethGenesisExtras(preset.upgrades, timestamp), beforeSeal: (chain, block) => sealAtomicTxs(chain, block) },
+      hooks: cRules.hooks,
       onLockWait: waits.observer('chain C'),
     })
-    const validators = new ValidatorRegistry()
     validators.set(PRIMARY_NETWORK_ID, identities.map((n, i) => nodeValidatorEntry(n, genesis.weights[i]!, BigInt(genesisTime))))
-    const l1s: L1[] = []
     const l1Context: CreateL1Context = {
       preset,
       clock,
       random,
       nodes: identities,
       mining: options.mining,
-      warp: ({ blockchainIdBytes, subnetIdBytes }) => ({
-        networkId: preset.networkId,
-        blockchainId: blockchainIdBytes,
-        subnetId: subnetIdBytes,
-        subnetOf: (chainId) => subnetOfChain(preset, l1s, chainId),
-        validatorsOf: (subnetId) => validators.get(idToString(subnetId)),
-      }),
+      warp: ({ blockchainIdBytes, subnetIdBytes }) => warpEnv(blockchainIdBytes, subnetIdBytes),
     }
     for (const l1Options of options.l1s ?? []) {
       if (l1s.some((l) => l.name === l1Options.name) || l1Options.name === 'C' || l1Options.name === 'X' || l1Options.name === 'P')
@@ -261,7 +273,7 @@ export class Network {
       otherChains: [primary.pHealthSubject, primary.xHealthSubject],
     }
     const nodes = identities.map((identity, index) => new SimNode({ index, identity, options: options.node ?? {}, env }))
-    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, l1s, validators, faults, uptime, waits, primary, random, l1Context, dataApi: options.dataApi ?? {}, options: created })
+    const network = new Network({ presetName, clock, nodes, devAccounts, cChain, cWarp: cRules.warp, l1s, validators, faults, uptime, waits, primary, random, l1Context, dataApi: options.dataApi ?? {}, options: created })
     // Rewards need 80% uptime as node 0 measured it; a validator that is not a simulated node has
     // no node to measure and counts as always up.
     uptimeOf = (nodeId, subnetId, start, end) =>
@@ -323,7 +335,7 @@ export class Network {
     return id === this.preset.pChainId || id === this.preset.xChainId || id === this.preset.cChainId
   }
 
-  /** An unsigned warp message an L1 sent, by message id (see {@link findWarpMessage}). */
+  /** An unsigned warp message the C-chain or an L1 sent, by message id (see {@link findWarpMessage}). */
   warpMessage(id: Hex | Uint8Array): Uint8Array | undefined {
     return findWarpMessage(this, id)
   }
@@ -333,7 +345,7 @@ export class Network {
     return signWarpMessage(this, unsigned, options)
   }
 
-  /** The unsigned warp message of an L1 block's hash (for `getVerifiedWarpBlockHash`); sign it with {@link signWarpMessage}. */
+  /** The unsigned warp message of a C-chain or L1 block's hash (for `getVerifiedWarpBlockHash`); sign it with {@link signWarpMessage}. */
   warpBlockHashMessage(chain: string, blockHash: Hex | Uint8Array): Uint8Array {
     return warpBlockHashMessage(this, chain, blockHash)
   }

@@ -1,7 +1,7 @@
 import { hexToBytes } from '@ethereumjs/util'
 import { InvalidArgumentError, NotFoundError } from '../core/errors.js'
 import { bytesToHex, type Hex } from '../core/hex.js'
-import { idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
+import { idFromString, idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { abiDecodeBytes } from '../evm/warp/abi.js'
 import { encodeHashPayload, encodeMessage, encodeUnsignedMessage, messageId as computeMessageId, parseUnsignedMessage } from '../evm/warp/codec.js'
 import { SEND_WARP_MESSAGE_TOPIC } from '../evm/warp/precompile.js'
@@ -14,16 +14,23 @@ export type SignWarpOptions = {
   signers?: number[]
   /** Sign with this subnet's validators instead of the source chain's (warp_getMessageAggregateSignature's subnetID). */
   subnetId?: string
+  /**
+   * The chain (alias or blockchain id) that will verify the message: its validators sign when it
+   * checks messages from the primary network against its own (an L1 without
+   * `requirePrimaryNetworkSigners`), as a relayer asks them. Ignored when `subnetId` is given.
+   */
+  destination?: string
 }
 
 /**
- * A warp message an L1 sent (`sendWarpMessage`), by message id: the unsigned message bytes as
- * the `SendWarpMessage` log carries them, read from accepted blocks (so a revert forgets it).
+ * A warp message the C-chain or an L1 sent (`sendWarpMessage`), by message id: the unsigned
+ * message bytes as the `SendWarpMessage` log carries them, read from accepted blocks (so a revert
+ * forgets it).
  */
 export function findWarpMessage(network: Network, id: Hex | Uint8Array): Uint8Array | undefined {
   const wanted = (typeof id === 'string' ? id : bytesToHex(id)).toLowerCase()
-  for (const l1 of network.l1s) {
-    const store = l1.chain.store
+  for (const chain of network.chains) {
+    const store = chain.store
     for (let n = store.height; n >= 0n; n--) {
       const block = store.byNumber(n)
       for (const tx of block?.txs ?? [])
@@ -46,7 +53,11 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
   if (message.networkId !== network.preset.networkId)
     throw new InvalidArgumentError(`warp message is for network ${message.networkId}, not ${network.preset.networkId}`)
   const source = idToString(message.sourceChainId)
-  const subnetId = options.subnetId ?? network.l1(source)?.subnetId ?? (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
+  const subnetId =
+    options.subnetId ??
+    (options.destination !== undefined ? destinationSubnet(network, options.destination, message.sourceChainId) : undefined) ??
+    network.l1(source)?.subnetId ??
+    (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
   if (subnetId === undefined) throw new NotFoundError(`unknown source chain ${source}`)
   const validators = network.validators.get(subnetId)
   const set = canonicalValidatorSet(validators)
@@ -63,16 +74,28 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
   return encodeMessage(unsigned, signature)
 }
 
+/** The subnet `destination` checks a message from `sourceChainId` against, at its head's time. */
+function destinationSubnet(network: Network, destination: string, sourceChainId: Uint8Array): string | undefined {
+  const chain = network.chain(destination)
+  if (!chain) throw new NotFoundError(`unknown chain ${destination}`)
+  const warp = chain === network.cChain ? network.cWarp : network.l1(destination)?.rules.warp
+  const subnet = warp?.signingSubnet(sourceChainId, chain.head.block.header.timestamp)
+  return subnet && idToString(subnet)
+}
+
 /**
- * The unsigned warp message of an accepted block of an L1 (a `Hash` payload of the block hash),
- * which validators sign for `getVerifiedWarpBlockHash`. Throws when the chain has no such block.
+ * The unsigned warp message of an accepted block of the C-chain or an L1 (a `Hash` payload of the
+ * block hash), which validators sign for `getVerifiedWarpBlockHash`. Throws when the chain has no
+ * such block.
  */
 export function warpBlockHashMessage(network: Network, chain: string, blockHash: Hex | Uint8Array): Uint8Array {
   const l1 = network.l1(chain)
-  if (!l1) throw new NotFoundError(`unknown L1 ${chain}`)
+  const evm = l1?.chain ?? network.chain(chain)
+  if (!evm) throw new NotFoundError(`unknown chain ${chain}`)
+  const sourceChainId = l1 ? l1.blockchainIdBytes : idFromString(network.preset.cChainId)
   const hash = typeof blockHash === 'string' ? hexToBytes(blockHash) : blockHash
-  if (!l1.chain.store.byHash(bytesToHex(hash))) throw new NotFoundError(`block ${bytesToHex(hash)} is not accepted on ${l1.name}`)
-  return encodeUnsignedMessage({ networkId: network.preset.networkId, sourceChainId: l1.blockchainIdBytes, payload: encodeHashPayload(hash) })
+  if (!evm.store.byHash(bytesToHex(hash))) throw new NotFoundError(`block ${bytesToHex(hash)} is not accepted on ${l1?.name ?? 'C'}`)
+  return encodeUnsignedMessage({ networkId: network.preset.networkId, sourceChainId, payload: encodeHashPayload(hash) })
 }
 
 /** The id of an unsigned message (sha256 of its bytes). */

@@ -306,9 +306,11 @@ class Runner {
         const receipt = (await this.#ctx.provider(this.#ctx.chain(source.chain === 'C' ? 'C' : source.chain)).request({ method: 'eth_getTransactionReceipt', params: [source.hash] })) as Receipt
         const log = receipt.logs.find((l) => l.address.toLowerCase() === WARP_ADDRESS && l.topics[0] === SEND_WARP_MESSAGE_TOPIC)
         if (!log) throw new InvalidStateError(`step ${b.message.name} sent no warp message`)
-        const signed = network.signWarpMessage(abiDecodeBytes(hexToBytes(log.data)), b.signers ? { signers: b.signers as number[] } : {})
+        // Signed by the validators the destination checks it against, as a relayer asks them.
+        const destination = this.#ctx.contractChain(b.to, undefined)
+        const signed = network.signWarpMessage(abiDecodeBytes(hexToBytes(log.data)), { destination: destination.alias, ...(b.signers ? { signers: b.signers as number[] } : {}) })
         const { data } = this.#ctx.encodeCall(b.to, b.method, b.args)
-        await this.#ctx.send(this.#ctx.contractChain(b.to, undefined), { from: this.#ctx.from(b.from), to: this.#ctx.address(b.to), data, accessList: [{ address: WARP_ADDRESS as Hex, storageKeys: packPredicateHex(signed) }] }, label)
+        await this.#ctx.send(destination, { from: this.#ctx.from(b.from), to: this.#ctx.address(b.to), data, accessList: [{ address: WARP_ADDRESS as Hex, storageKeys: packPredicateHex(signed) }] }, label)
         return
       }
       case 'snapshot':

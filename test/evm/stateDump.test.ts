@@ -80,7 +80,7 @@ describe('state dump and load', () => {
     expect(dumped).toMatch(/^0x1f8b/) // gzip magic, as anvil returns it
     const json = JSON.parse(gunzipSync(Buffer.from(dumped.slice(2), 'hex')).toString()) as StateDumpJson
     expect(json).toMatchObject({ version: 1, chainId: '0xa868', blockNumber: '0x5' })
-    expect(json.accounts).toBe(26) // 20 dev accounts, ewoq (the local genesis'), the token, two cheat-code accounts, 0x…ee and the fee coinbase
+    expect(json.accounts).toBe(27) // 20 dev accounts, ewoq (the local genesis'), the warp precompile's (activated at Durango), the token, two cheat-code accounts, 0x…ee and the fee coinbase
 
     const target = await open()
     await target.ok('evm_mine')
