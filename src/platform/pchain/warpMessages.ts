@@ -57,6 +57,50 @@ export function encodeL1ValidatorWeight(m: L1ValidatorWeightMessage): Uint8Array
   return w.out()
 }
 
+/** `message.SubnetToL1Conversion` (type 0): the conversion id the P-chain signs for the L1's manager. */
+export function encodeSubnetToL1Conversion(conversionId: Uint8Array): Uint8Array {
+  const w = new W()
+  w.u16(0); w.u32(0); w.fixed(conversionId)
+  return w.out()
+}
+
+/** `message.L1ValidatorRegistration` (type 2): whether the validation id is (or can never be) a validator. */
+export function encodeL1ValidatorRegistration(validationId: Uint8Array, registered: boolean): Uint8Array {
+  const w = new W()
+  w.u16(0); w.u32(2); w.fixed(validationId); w.parts.push(registered ? 1 : 0)
+  return w.out()
+}
+
+/** Any of the four payloads, as `message.Parse` reads it (the type id picks the shape). */
+export type PChainWarpPayload =
+  | { type: 'SubnetToL1Conversion'; conversionId: Uint8Array }
+  | ({ type: 'RegisterL1Validator' } & RegisterL1ValidatorMessage)
+  | { type: 'L1ValidatorRegistration'; validationId: Uint8Array; registered: boolean }
+  | ({ type: 'L1ValidatorWeight' } & L1ValidatorWeightMessage)
+
+/** `message.Parse`: throws with the codec's text (`unknown codec version`, `couldn't unmarshal interface: unknown type ID 9`, `trailing buffer space: …`). */
+export function parsePChainWarpPayload(b: Uint8Array): PChainWarpPayload {
+  if (b.length < 2) throw new PChainTxError('invalidMessage', 'couldn\'t unpack codec version')
+  if (b[0] !== 0 || b[1] !== 0) throw new PChainTxError('invalidMessage', 'unknown codec version')
+  if (b.length < 6) throw new PChainTxError('invalidMessage', 'couldn\'t unmarshal interface: packer has insufficient length for input')
+  const type = ((b[2]! << 24) >>> 0) + (b[3]! << 16) + (b[4]! << 8) + b[5]!
+  if (type === 1) return { type: 'RegisterL1Validator', ...parseRegisterL1Validator(b) }
+  if (type === 3) return { type: 'L1ValidatorWeight', ...parseL1ValidatorWeight(b) }
+  if (type !== 0 && type !== 2) throw new PChainTxError('invalidMessage', `couldn't unmarshal interface: unknown type ID ${type}`)
+  const r = new R(b)
+  r.o = 6
+  const id = r.fixed(32)
+  const out: PChainWarpPayload = type === 0 ? { type: 'SubnetToL1Conversion', conversionId: id } : { type: 'L1ValidatorRegistration', validationId: id, registered: readBool(r) }
+  if (r.o !== b.length) throw new PChainTxError('invalidMessage', `trailing buffer space: read ${r.o} provided ${b.length}`)
+  return out
+}
+
+function readBool(r: R): boolean {
+  const v = r.fixed(1)[0]!
+  if (v > 1) throw new PChainTxError('invalidMessage', 'couldn\'t unmarshal bool: unexpected value when unpacking bool')
+  return v === 1
+}
+
 function header(r: R, want: number, name: string) {
   const version = r.u16()
   if (version !== 0) throw new PChainTxError('invalidMessage', `couldn't unmarshal: unknown codec version ${version}`)
