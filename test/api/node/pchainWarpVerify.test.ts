@@ -1,0 +1,87 @@
+/**
+ * The P-chain verifies the warp message inside a RegisterL1ValidatorTx as avalanchego's
+ * `VerifyWarpMessages` does, before executing it: a BLS aggregate signature of at least 67% of the
+ * weight of the source chain's subnet (the L1). A tx built by @avalabs/avalanchejs with a message
+ * signed under quorum, by another subnet's validators, or with tampered bytes is refused with the
+ * node's text and changes nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { idFromString } from '../../../src/core/ids.js'
+import { encodeAddressedCall, encodeMessage, encodeUnsignedMessage, parseMessage } from '../../../src/evm/warp/codec.js'
+import { encodeRegisterL1Validator, registerValidationId } from '../../../src/platform/pchain/warpMessages.js'
+import { showId } from '../../../src/platform/txs.js'
+import { testGenesis } from '../../l1/helpers.js'
+import { blsFixture, bytes20 } from '../../platform/fixtures/ajs.js'
+import { startTestDevnet, type TestDevnet } from './helpers.js'
+import { AVAX, common, pClient, platform, pvm, signAndIssue, utxoIds, type PClient } from './pchain.js'
+
+let devnet: TestDevnet
+beforeAll(async () => {
+  devnet = await startTestDevnet('p-warp-verify', { nodes: 4 })
+})
+afterAll(async () => {
+  await devnet.stop()
+})
+
+const MANAGER = '0x0000000000000000000000000000000000000abc'
+const VM = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy'
+
+/** A subnet-EVM L1 of `account` converted with nodes `nodes` (weight 100 each). */
+function convertedL1(account: number, name: string, nodes: number[]) {
+  const { p } = devnet.network.wallets(account)!
+  const { subnetId } = p.createSubnet()
+  const { blockchainId } = p.createChain({ subnetId, name, vmId: VM, genesis: JSON.stringify(testGenesis()) })
+  p.convertSubnetToL1({ subnetId, chainId: blockchainId, address: MANAGER, validators: nodes.map((i) => ({ node: devnet.network.nodes[i]!.identity, weight: 100n, balance: AVAX })) })
+  return { subnetId, blockchainId }
+}
+
+describe('RegisterL1ValidatorTx: the warp message must be signed by 67% of the L1', () => {
+  let c: PClient
+  let a: { subnetId: string; blockchainId: string }
+  let b: { subnetId: string; blockchainId: string }
+  beforeAll(async () => {
+    c = await pClient(devnet.url, devnet.network.devAccounts[5]!.privateKey)
+    a = convertedL1(5, 'warp-a', [0, 1, 2])
+    b = convertedL1(5, 'warp-b', [0, 1, 2, 3])
+  })
+
+  const register = (weight: bigint) => {
+    const bls = blsFixture('warp-verify')
+    const expiry = BigInt(devnet.network.primary.pchain.timestamp + 3600)
+    const payload = encodeRegisterL1Validator({ subnetId: idFromString(a.subnetId), nodeId: bytes20('warp-verify'), blsPublicKey: bls.publicKey, expiry, remainingBalanceOwner: { threshold: 1, addrs: [c.addr] }, disableOwner: { threshold: 1, addrs: [c.addr] }, weight })
+    const unsigned = encodeUnsignedMessage({ networkId: devnet.network.preset.networkId, sourceChainId: idFromString(a.blockchainId), payload: encodeAddressedCall(Buffer.from(MANAGER.slice(2), 'hex'), payload) })
+    return { bls, payload, unsigned }
+  }
+
+  /** Issues the tx carrying `message` through avalanchejs and expects `error`, the validator absent and no UTXO spent. */
+  async function refused(message: Uint8Array, payload: Uint8Array, error: string) {
+    const before = await utxoIds(c)
+    const tx = pvm.newRegisterL1ValidatorTx({ ...(await common(c)), balance: AVAX, blsSignature: blsFixture('warp-verify').signature, message }, c.context)
+    await expect(signAndIssue(c, tx)).rejects.toThrow(`couldn't issue tx: failed verification: failed verifying warp messages: ${error}`)
+    await expect(platform(devnet.url, 'getL1Validator', { validationID: showId(registerValidationId(payload)) })).rejects.toThrow()
+    expect(await utxoIds(c)).toEqual(before)
+  }
+
+  it('signed by one validator of three: under quorum', async () => {
+    const { unsigned, payload } = register(50n)
+    await refused(devnet.network.signWarpMessage(unsigned, { signers: [0] }), payload, 'signature weight is insufficient: 67*300 > 100*100')
+  })
+
+  it('signed by another subnet\'s validators (the four of L1 B for a message from L1 A)', async () => {
+    const { unsigned, payload } = register(50n)
+    await refused(devnet.network.signWarpMessage(unsigned, { subnetId: b.subnetId }), payload, 'unknown validator: NumIndices (3) >= NumFilteredValidators (3)')
+  })
+
+  it('tampered bytes: the weight changed after signing', async () => {
+    const signed = parseMessage(devnet.network.signWarpMessage(register(50n).unsigned))
+    const { unsigned, payload } = register(5000n)
+    await refused(encodeMessage(unsigned, signed.signature), payload, 'signature is invalid')
+  })
+
+  it('signed by the L1 (all three): accepted', async () => {
+    const { unsigned, payload } = register(50n)
+    const tx = pvm.newRegisterL1ValidatorTx({ ...(await common(c)), balance: AVAX, blsSignature: blsFixture('warp-verify').signature, message: devnet.network.signWarpMessage(unsigned) }, c.context)
+    await signAndIssue(c, tx)
+    expect(await platform(devnet.url, 'getL1Validator', { validationID: showId(registerValidationId(payload)) })).toMatchObject({ subnetID: a.subnetId, weight: '50' })
+  })
+})
