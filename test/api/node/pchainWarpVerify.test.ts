@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { idFromString } from '../../../src/core/ids.js'
 import { encodeAddressedCall, encodeMessage, encodeUnsignedMessage, parseMessage } from '../../../src/evm/warp/codec.js'
-import { encodeRegisterL1Validator, registerValidationId } from '../../../src/platform/pchain/warpMessages.js'
+import { encodeL1ValidatorWeight, encodeRegisterL1Validator, registerValidationId } from '../../../src/platform/pchain/warpMessages.js'
 import { showId } from '../../../src/platform/txs.js'
 import { testGenesis } from '../../l1/helpers.js'
 import { blsFixture, bytes20 } from '../../platform/fixtures/ajs.js'
@@ -76,6 +76,24 @@ describe('RegisterL1ValidatorTx: the warp message must be signed by 67% of the L
     const signed = parseMessage(devnet.network.signWarpMessage(register(50n).unsigned))
     const { unsigned, payload } = register(5000n)
     await refused(encodeMessage(unsigned, signed.signature), payload, 'signature is invalid')
+  })
+
+  it('from another L1\'s chain, signed by that L1: passes the signature check, refused as not from the manager', async () => {
+    const { payload } = register(50n)
+    const unsigned = encodeUnsignedMessage({ networkId: devnet.network.preset.networkId, sourceChainId: idFromString(b.blockchainId), payload: encodeAddressedCall(Buffer.from(MANAGER.slice(2), 'hex'), payload) })
+    const before = await utxoIds(c)
+    const tx = pvm.newRegisterL1ValidatorTx({ ...(await common(c)), balance: AVAX, blsSignature: blsFixture('warp-verify').signature, message: devnet.network.signWarpMessage(unsigned) }, c.context)
+    await expect(signAndIssue(c, tx)).rejects.toThrow(new RegExp(`^couldn't issue tx: failed verification: failed execution: standard tx \\w+ failed execution: wrong warp message source chain ID expected ${a.blockchainId} but had ${b.blockchainId}$`))
+    expect(await utxoIds(c)).toEqual(before)
+  })
+
+  it('SetL1ValidatorWeightTx signed by one validator of three: under quorum, the weight unchanged', async () => {
+    const validationId = devnet.network.primary.pchain.state.l1ValidatorsOf(a.subnetId)[0]!.validationId
+    const payload = encodeL1ValidatorWeight({ validationId: idFromString(validationId), nonce: 0n, weight: 7n })
+    const unsigned = encodeUnsignedMessage({ networkId: devnet.network.preset.networkId, sourceChainId: idFromString(a.blockchainId), payload: encodeAddressedCall(Buffer.from(MANAGER.slice(2), 'hex'), payload) })
+    const tx = pvm.newSetL1ValidatorWeightTx({ ...(await common(c)), message: devnet.network.signWarpMessage(unsigned, { signers: [2] }) }, c.context)
+    await expect(signAndIssue(c, tx)).rejects.toThrow('couldn\'t issue tx: failed verification: failed verifying warp messages: signature weight is insufficient: 67*300 > 100*100')
+    expect(await platform(devnet.url, 'getL1Validator', { validationID: validationId })).toMatchObject({ weight: '100', minNonce: '0' })
   })
 
   it('signed by the L1 (all three): accepted', async () => {
