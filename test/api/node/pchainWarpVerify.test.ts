@@ -103,3 +103,40 @@ describe('RegisterL1ValidatorTx: the warp message must be signed by 67% of the L
     expect(await platform(devnet.url, 'getL1Validator', { validationID: showId(registerValidationId(payload)) })).toMatchObject({ subnetID: a.subnetId, weight: '50' })
   })
 })
+
+describe('well-signed messages the executor refuses: expiry, replay, stale nonce', () => {
+  let c: PClient
+  let a: { subnetId: string; blockchainId: string }
+  beforeAll(async () => {
+    c = await pClient(devnet.url, devnet.network.devAccounts[6]!.privateKey)
+    a = convertedL1(6, 'warp-c', [0, 1, 2])
+  })
+  const signed = (payload: Uint8Array) => devnet.network.signWarpMessage(encodeUnsignedMessage({ networkId: devnet.network.preset.networkId, sourceChainId: idFromString(a.blockchainId), payload: encodeAddressedCall(Buffer.from(MANAGER.slice(2), 'hex'), payload) }))
+  const registration = (seed: string, expiry: bigint) => encodeRegisterL1Validator({ subnetId: idFromString(a.subnetId), nodeId: bytes20(seed), blsPublicKey: blsFixture(seed).publicKey, expiry, remainingBalanceOwner: { threshold: 1, addrs: [c.addr] }, disableOwner: { threshold: 1, addrs: [c.addr] }, weight: 10n })
+  const issueRegister = async (seed: string, payload: Uint8Array) =>
+    signAndIssue(c, pvm.newRegisterL1ValidatorTx({ ...(await common(c)), balance: AVAX, blsSignature: blsFixture(seed).signature, message: signed(payload) }, c.context))
+  const executorError = (text: string) => new RegExp(`^couldn't issue tx: failed verification: failed execution: standard tx \\w+ failed execution: ${text}$`)
+
+  it('an expired registration, and one more than 24 h ahead', async () => {
+    const now = BigInt(devnet.network.primary.pchain.timestamp)
+    await expect(issueRegister('warp-expired', registration('warp-expired', now))).rejects.toThrow(executorError('warp message expired at \\d+ and it is currently \\d+'))
+    await expect(issueRegister('warp-ahead', registration('warp-ahead', now + 90_000n))).rejects.toThrow(executorError('warp message not yet allowed because time is \\d+ seconds in the future but the limit is 86400'))
+  })
+
+  it('a registration replayed once accepted', async () => {
+    const payload = registration('warp-replay', BigInt(devnet.network.primary.pchain.timestamp + 3600))
+    await issueRegister('warp-replay', payload)
+    const id = showId(registerValidationId(payload))
+    await expect(issueRegister('warp-replay', payload)).rejects.toThrow(executorError(`warp message already issued for validationID ${id}`))
+    expect(devnet.network.primary.pchain.state.l1ValidatorsOf(a.subnetId)).toHaveLength(4)
+  })
+
+  it('a weight message replayed with its used nonce', async () => {
+    const validationId = devnet.network.primary.pchain.state.l1ValidatorsOf(a.subnetId)[0]!.validationId
+    const payload = encodeL1ValidatorWeight({ validationId: idFromString(validationId), nonce: 0n, weight: 120n })
+    const issueWeight = async () => signAndIssue(c, pvm.newSetL1ValidatorWeightTx({ ...(await common(c)), message: signed(payload) }, c.context))
+    await issueWeight()
+    await expect(issueWeight()).rejects.toThrow(executorError('warp message contains stale nonce 0 must be at least 1'))
+    expect(await platform(devnet.url, 'getL1Validator', { validationID: validationId })).toMatchObject({ weight: '120', minNonce: '1' })
+  })
+})
