@@ -220,7 +220,9 @@ export function signPChainWarpMessage(network: Network, unsigned: Uint8Array, ju
   const signers = network.nodes.filter((n, i) => validating.has(n.nodeId) && !network.faults.isDisconnected(i))
   const byNode = new Map(validators.map((v) => [v.nodeId, v.weight]))
   const signed = signers.reduce((sum, n) => sum + (byNode.get(n.nodeId) ?? 0n), 0n)
-  if (signers.length === 0 || (quorum !== undefined && signed * 100n < BigInt(quorum) * set.totalWeight))
-    throw new InvalidStateError(`failed to collect a threshold of signatures: ${signed} of ${set.totalWeight} weight of subnet ${subnetId} signed, ${quorum ?? 67}% needed`)
+  // Percent with two decimals, compared in integers (quorum 66.67 → signed * 10000 ≥ 6667 * total).
+  const needed = quorum === undefined ? 0n : BigInt(Math.round(quorum * 100))
+  if (signers.length === 0 || signed * 10_000n < needed * set.totalWeight)
+    throw new InvalidStateError(`failed to collect a threshold of signatures: ${signed} of ${set.totalWeight} weight of subnet ${subnetId} signed${quorum === undefined ? '' : `, ${quorum}% needed`}`)
   return encodeMessage(unsigned, signMessage(unsigned, signers.map((n) => ({ blsSecretKey: n.identity.blsSecretKey })), set))
 }

@@ -108,6 +108,19 @@ describe('P-chain warp messages (ACP-118 signing rules)', () => {
     expect(refusal(notRegistered(first), index(1))).toEqual({ code: 10, message: `validationID "${idToString(first)}" != justificationID "${idToString(conversionValidationId(sid(), 1))}"` })
   })
 
+  it('signs with the connected validators of the signing subnet; below the quorum asked, refuses', () => {
+    const unsigned = pchainWarpMessage(network, encodeSubnetToL1Conversion(idFromString(conversionId)))
+    network.faults.disconnectNode(1)
+    try {
+      // Nodes 0 (100) and 2 (50) of 250 validate: 60%.
+      const signed = signPChainWarpMessage(network, unsigned, sid(), undefined, 60)
+      expect(verifyWarpMessage({ message: signed, networkId: network.preset.networkId, validators: canonicalValidatorSet(network.validators.get(subnetId)) })).toBe('cannot verify warp signature: signature weight is insufficient: 67*250 > 100*150')
+      expect(() => signPChainWarpMessage(network, unsigned, sid(), undefined, 67)).toThrow(`failed to collect a threshold of signatures: 150 of 250 weight of subnet ${subnetId} signed, 67% needed`)
+    } finally {
+      network.faults.connectNode(1)
+    }
+  })
+
   it('L1ValidatorWeight: signed when nonce + 1 == MinNonce and the weight is current', () => {
     const { p } = network.wallets(1)!
     p.setL1ValidatorWeight({ validationId, weight: 60n })
