@@ -123,6 +123,11 @@ describe('well-signed messages the executor refuses: expiry, replay, stale nonce
     await expect(issueRegister('warp-ahead', registration('warp-ahead', now + 90_000n))).rejects.toThrow(executorError('warp message not yet allowed because time is \\d+ seconds in the future but the limit is 86400'))
   })
 
+  it('a RegisterL1ValidatorTx carrying a weight payload', async () => {
+    const payload = encodeL1ValidatorWeight({ validationId: new Uint8Array(32).fill(3), nonce: 0n, weight: 1n })
+    await expect(issueRegister('warp-type', payload)).rejects.toThrow(executorError('wrong payload type: \\*message\\.L1ValidatorWeight'))
+  })
+
   it('a registration replayed once accepted', async () => {
     const payload = registration('warp-replay', BigInt(devnet.network.primary.pchain.timestamp + 3600))
     await issueRegister('warp-replay', payload)
