@@ -43,6 +43,7 @@ export type { L1, L1Options } from './network/l1.js'
 export { L1ConfigError } from './network/l1.js'
 export { ValidatorRegistry, type ValidatorEntry } from './network/validators.js'
 export { signWarpMessage, findWarpMessage, warpMessageId, type SignWarpOptions } from './network/warp.js'
+export { signPChainWarpMessage, verifyPChainWarpRequest, pchainWarpMessage, PChainWarpRefusal, PCHAIN_WARP_ERROR_CODES } from './network/pchainWarp.js'
 export { packPredicate, packPredicateHex, WARP_ADDRESS } from './evm/warp/predicate.js'
 export { parseUnsignedMessage, parseMessage } from './evm/warp/codec.js'
 export {

@@ -391,7 +391,7 @@ export class Network {
     const key = hexToBytes(dev.privateKey)
     const keychain = new Keychain([key])
     return {
-      p: new PWallet(this.primary.pchain, keychain, { sharedMemory: this.primary.sharedMemory }),
+      p: new PWallet(this.primary.pchain, keychain, { sharedMemory: this.primary.sharedMemory, warpKey: (nodeId) => this.nodes.find((n) => n.nodeId === nodeId)?.identity }),
       x: new XWallet(this.primary.xchain, keychain),
       keychain,
       key,

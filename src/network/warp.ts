@@ -53,10 +53,12 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
   if (message.networkId !== network.preset.networkId)
     throw new InvalidArgumentError(`warp message is for network ${message.networkId}, not ${network.preset.networkId}`)
   const source = idToString(message.sourceChainId)
+  // A chain the P-chain created belongs to its subnet even before its VM runs here.
   const subnetId =
     options.subnetId ??
     (options.destination !== undefined ? destinationSubnet(network, options.destination, message.sourceChainId) : undefined) ??
     network.l1(source)?.subnetId ??
+    network.primary.pchain.state.getBlockchain(source)?.subnetId ??
     (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
   if (subnetId === undefined) throw new NotFoundError(`unknown source chain ${source}`)
   const validators = network.validators.get(subnetId)

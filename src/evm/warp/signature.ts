@@ -168,7 +168,12 @@ export function verifyWarpMessage(args: VerifyWarpMessageArgs): string | undefin
   return error === undefined ? undefined : `cannot verify warp signature: ${error}`
 }
 
-function verifySignature(message: SignedMessage, args: VerifyWarpMessageArgs): string | undefined {
+/**
+ * `BitSetSignature.Verify` itself: undefined when valid, otherwise the bare error text
+ * (`wrong networkID`, `signature weight is insufficient: 67*200 > 100*100`, …), as the P-chain's
+ * warp verifier reports it.
+ */
+export function verifySignature(message: SignedMessage, args: Omit<VerifyWarpMessageArgs, 'message'>): string | undefined {
   const quorumNum = BigInt(args.quorumNumerator ?? 0) === 0n ? WARP_DEFAULT_QUORUM_NUMERATOR : BigInt(args.quorumNumerator!)
   const quorumDen = BigInt(args.quorumDenominator ?? WARP_QUORUM_DENOMINATOR)
   if (message.unsigned.networkId !== args.networkId) return 'wrong networkID'

@@ -11,6 +11,7 @@ import { PChainTxError, fail, wrap } from './errors.js'
 import { toGas, txComplexity } from './fees.js'
 import { PChainMempool } from './mempool.js'
 import { PChainValidatorSets } from './validatorSets.js'
+import { verifyTxWarpMessages } from './warpVerifier.js'
 import type { AtomicMemory, ExecContext, ExecResult, TxAuth } from './executor.js'
 import { executeStandardTx, produceUtxo, txFee, utxoKey } from './executor.js'
 import { applyGenesis, genesisBlock, type PChainGenesis } from './genesis.js'
@@ -149,12 +150,17 @@ export class PChain {
    * `timestamp` (chain time advanced to it, as `AdvanceTimeTo` on a diff), keeping nothing. Throws
    * a {@link PChainTxError} whose message is the node's: `failed execution: standard tx <id> failed
    * execution: …`, `tx exceeds current gas capacity: <gas> > <capacity>`, or `failed to calculate
-   * tx complexity: …` after Etna. (Warp messages' signatures are not verified: see the wallet.)
+   * tx complexity: …` after Etna, or `failed verifying warp messages: …` (checked first).
    */
   verifyTx(tx: PreparedTx, timestamp: number): void {
     this.state.tentatively(() => {
       if (timestamp > this.state.timestamp) this.#advance(timestamp)
       const ctx = this.#ctx(this.state.height + 1)
+      try {
+        this.#verifyWarp(tx)
+      } catch (err) {
+        throw wrap(err, (m) => `failed verifying warp messages: ${m}`)
+      }
       if (this.state.timestamp >= this.config.upgrades.etnaTime) {
         const complexity = txComplexity(tx.signed.unsigned)
         if (!complexity) throw new PChainTxError('unsupportedTx', 'failed to calculate tx complexity: unsupported transaction type')
@@ -207,6 +213,7 @@ export class PChain {
       }
       try {
         const res = this.state.atomically(() => {
+          this.#verifyWarp(tx)
           const r = executeStandardTx(ctx, tx.signed, tx.auth)
           // The block is full once a tx's gas exceeds what is left (checked after execution, which
           // prices the tx anyway: one that would also fail is dropped rather than left waiting).
@@ -238,6 +245,11 @@ export class PChain {
     }
     this.#sets.publish()
     return { block, accepted: accepted.map(({ tx, res }) => ({ txId: tx.txId, height, blockId: block.id, fee: res.burned })), dropped, leftover }
+  }
+
+  /** The tx's warp message checked against its source subnet's current validators ({@link verifyTxWarpMessages}). */
+  #verifyWarp(tx: PreparedTx): void {
+    verifyTxWarpMessages(this.state, this.#sets.active(), this.config.networkId, tx.signed.unsigned)
   }
 
   /** The gas a tx uses (0 before Etna, and for the pre-Etna staker txs the fee rules do not price). */

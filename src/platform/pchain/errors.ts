@@ -83,6 +83,8 @@ export const E = {
   // utils/math
   overflow: 'overflow',
   invalidMessage: 'invalid warp message',
+  // block/executor/manager.go (VerifyTx), txs/executor/warp_verifier.go
+  warpVerification: 'failed verifying warp messages',
   // emulator-only
   unknownSubnet: 'is not a subnet',
   unknownAtomicUTXO: 'failed to get shared memory',

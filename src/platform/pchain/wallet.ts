@@ -45,10 +45,11 @@ import { conversionValidationId, encodeL1ValidatorWeight, encodeRegisterL1Valida
  *
  * Warp messages (RegisterL1ValidatorTx, SetL1ValidatorWeightTx) are AddressedCalls from the L1's
  * validator manager (the conversion's chain id and address) carrying the ACP-77 payloads of
- * `warpMessages.ts`. The emulated P-chain does not verify their BLS signature (nor proofs of
- * possession): pass `warpSigners` (BLS secret keys of the L1's current validators, e.g. from
- * `createNodeIdentity`) to aggregate a real signature over the canonical set the P-chain publishes
- * for the L1; without them the message carries an empty signer set and a zero signature.
+ * `warpMessages.ts`. The P-chain verifies their BLS aggregate signature (67% of the L1's weight,
+ * `warpVerifier.ts`; proofs of possession are not verified): pass `warpSigners` (BLS secret keys
+ * of the L1's current validators, e.g. from `createNodeIdentity`), or give the wallet `warpKey`
+ * (a network's wallets do: its simulated nodes) to have the L1's validators sign; with neither the
+ * message carries an empty signer set and a zero signature, which the P-chain refuses.
  *
  * Every issuing method goes through the chain's mempool (`PChain.mempool.issueNow`: verified as
  * the node verifies a tx it is sent, then built into a block at once whatever the build mode) and
@@ -85,6 +86,12 @@ export type PWalletOptions = {
   /** cb58 ids of the X- and C-chains. Default: the preset whose network id is the P-chain's. */
   xChainId?: string
   cChainId?: string
+  /**
+   * The BLS key of a validator's node, when this process runs it: a validator manager's warp
+   * message without `warpSigners` is then signed by the L1's validators found here (what a
+   * relayer gets them to do). Without it, or with none found, the message goes unsigned.
+   */
+  warpKey?: (nodeId: string) => WarpSigner | undefined
 }
 
 type Picked = { input: TransferableInput; keys: Uint8Array[] }
@@ -141,6 +148,7 @@ export class PWallet {
   readonly keychain: Keychain
   changeAddress: ShortId
   readonly sharedMemory: SharedMemory | undefined
+  readonly #warpKey: PWalletOptions['warpKey']
   readonly xChainId: string
   readonly cChainId: string
 
@@ -151,6 +159,7 @@ export class PWallet {
     if (!first) throw new InvalidArgumentError('the keychain has no keys')
     this.changeAddress = addressBytes(first)
     this.sharedMemory = options.sharedMemory
+    this.#warpKey = options.warpKey
     const preset = Object.values(NETWORK_PRESETS).find((p) => p.networkId === chain.config.networkId) ?? NETWORK_PRESETS.local
     this.xChainId = options.xChainId ?? preset.xChainId
     this.cChainId = options.cChainId ?? preset.cChainId
@@ -322,9 +331,10 @@ export class PWallet {
       sourceChainId: idFromString(conversion.chainId),
       payload: encodeAddressedCall(hexToBytes(conversion.address as Hex), payload),
     }
-    if (!signers || signers.length === 0) return encodeMessage(unsigned, { signers: new Uint8Array(), signature: new Uint8Array(96) })
-    const set = canonicalValidatorSet(this.chain.validatorSets().get(subnetId) ?? [])
-    return encodeMessage(unsigned, signMessage(unsigned, signers, set))
+    const validators = this.chain.validatorSets().get(subnetId) ?? []
+    const chosen = signers ?? validators.flatMap((v) => this.#warpKey?.(v.nodeId) ?? [])
+    if (chosen.length === 0) return encodeMessage(unsigned, { signers: new Uint8Array(), signature: new Uint8Array(96) })
+    return encodeMessage(unsigned, signMessage(unsigned, chosen, canonicalValidatorSet(validators)))
   }
 
   // --- operations ------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ class W {
 class R {
   o = 0
   constructor(readonly b: Uint8Array) {}
-  need(n: number) { if (this.o + n > this.b.length) throw new PChainTxError('invalidMessage', 'couldn\'t unpack message: insufficient length') }
+  need(n: number) { if (this.o + n > this.b.length) throw new PChainTxError('invalidMessage', 'packer has insufficient length for input') }
   u16() { this.need(2); const v = (this.b[this.o]! << 8) | this.b[this.o + 1]!; this.o += 2; return v }
   u32() { this.need(4); const v = ((this.b[this.o]! << 24) >>> 0) + (this.b[this.o + 1]! << 16) + (this.b[this.o + 2]! << 8) + this.b[this.o + 3]!; this.o += 4; return v }
   u64() { let v = 0n; for (let i = 0; i < 8; i++) { this.need(1); v = (v << 8n) | BigInt(this.b[this.o++]!) } return v }
@@ -57,27 +57,63 @@ export function encodeL1ValidatorWeight(m: L1ValidatorWeightMessage): Uint8Array
   return w.out()
 }
 
-function header(r: R, want: number, name: string) {
-  const version = r.u16()
-  if (version !== 0) throw new PChainTxError('invalidMessage', `couldn't unmarshal: unknown codec version ${version}`)
+/** `message.SubnetToL1Conversion` (type 0): the conversion id the P-chain signs for the L1's manager. */
+export function encodeSubnetToL1Conversion(conversionId: Uint8Array): Uint8Array {
+  const w = new W()
+  w.u16(0); w.u32(0); w.fixed(conversionId)
+  return w.out()
+}
+
+/** `message.L1ValidatorRegistration` (type 2): whether the validation id is (or can never be) a validator. */
+export function encodeL1ValidatorRegistration(validationId: Uint8Array, registered: boolean): Uint8Array {
+  const w = new W()
+  w.u16(0); w.u32(2); w.fixed(validationId); w.parts.push(registered ? 1 : 0)
+  return w.out()
+}
+
+/** Any of the four payloads, as `message.Parse` reads it (the type id picks the shape). */
+export type PChainWarpPayload =
+  | { type: 'SubnetToL1Conversion'; conversionId: Uint8Array }
+  | ({ type: 'RegisterL1Validator' } & RegisterL1ValidatorMessage)
+  | { type: 'L1ValidatorRegistration'; validationId: Uint8Array; registered: boolean }
+  | ({ type: 'L1ValidatorWeight' } & L1ValidatorWeightMessage)
+
+/** `message.Parse`: throws with the codec's text (`unknown codec version`, `couldn't unmarshal interface: unknown type ID 9`, `trailing buffer space: …`). */
+export function parsePChainWarpPayload(b: Uint8Array): PChainWarpPayload {
+  if (b.length < 2) throw new PChainTxError('invalidMessage', 'couldn\'t unpack codec version')
+  if (b[0] !== 0 || b[1] !== 0) throw new PChainTxError('invalidMessage', 'unknown codec version')
+  if (b.length < 6) throw new PChainTxError('invalidMessage', 'couldn\'t unmarshal interface: packer has insufficient length for input')
+  const r = new R(b)
+  r.o = 2
   const type = r.u32()
-  if (type !== want) throw new PChainTxError('invalidMessage', `wrong payload type: expected ${name}`)
+  let out: PChainWarpPayload
+  if (type === 0) out = { type: 'SubnetToL1Conversion', conversionId: r.fixed(32) }
+  else if (type === 1) out = { type: 'RegisterL1Validator', subnetId: r.fixed(32), nodeId: r.bytes(), blsPublicKey: r.fixed(48), expiry: r.u64(), remainingBalanceOwner: r.owner(), disableOwner: r.owner(), weight: r.u64() }
+  else if (type === 2) out = { type: 'L1ValidatorRegistration', validationId: r.fixed(32), registered: readBool(r) }
+  else if (type === 3) out = { type: 'L1ValidatorWeight', validationId: r.fixed(32), nonce: r.u64(), weight: r.u64() }
+  else throw new PChainTxError('invalidMessage', `couldn't unmarshal interface: unknown type ID ${type}`)
+  if (r.o !== b.length) throw new PChainTxError('invalidMessage', `trailing buffer space: read ${r.o} provided ${b.length}`)
+  return out
 }
 
+function readBool(r: R): boolean {
+  const v = r.fixed(1)[0]!
+  if (v > 1) throw new PChainTxError('invalidMessage', 'couldn\'t unmarshal bool: unexpected value when unpacking bool')
+  return v === 1
+}
+
+/** `message.ParseRegisterL1Validator`: another payload type is `wrong payload type: *message.<Type>`. */
 export function parseRegisterL1Validator(b: Uint8Array): RegisterL1ValidatorMessage {
-  const r = new R(b)
-  header(r, 1, '*message.RegisterL1Validator')
-  const m = { subnetId: r.fixed(32), nodeId: r.bytes(), blsPublicKey: r.fixed(48), expiry: r.u64(), remainingBalanceOwner: r.owner(), disableOwner: r.owner(), weight: r.u64() }
-  if (r.o !== b.length) throw new PChainTxError('invalidMessage', 'couldn\'t unmarshal: extra bytes')
+  const { type, ...m } = parsePChainWarpPayload(b) as PChainWarpPayload & RegisterL1ValidatorMessage
+  if (type !== 'RegisterL1Validator') throw new PChainTxError('invalidMessage', `wrong payload type: *message.${type}`)
   return m
 }
 
+/** `message.ParseL1ValidatorWeight`. */
 export function parseL1ValidatorWeight(b: Uint8Array): L1ValidatorWeightMessage {
-  const r = new R(b)
-  header(r, 3, '*message.L1ValidatorWeight')
-  const m = { validationId: r.fixed(32), nonce: r.u64(), weight: r.u64() }
-  if (r.o !== b.length) throw new PChainTxError('invalidMessage', 'couldn\'t unmarshal: extra bytes')
-  return m
+  const { type, ...m } = parsePChainWarpPayload(b) as PChainWarpPayload & L1ValidatorWeightMessage
+  if (type !== 'L1ValidatorWeight') throw new PChainTxError('invalidMessage', `wrong payload type: *message.${type}`)
+  return { validationId: m.validationId, nonce: m.nonce, weight: m.weight }
 }
 
 /** `RegisterL1Validator.ValidationID()`: sha256 of the payload bytes. */

@@ -1,6 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { idFromString, idToString } from '../../../src/core/ids.js'
+import { createNodeIdentity } from '../../../src/core/keys.js'
 import { encodeAddressedCall, encodeMessage } from '../../../src/evm/warp/codec.js'
+import { canonicalValidatorSet, signMessage } from '../../../src/evm/warp/signature.js'
 import { PChain, type AtomicMemory, type TxAuth, canonicalJson, pchainConfig, utxoKey } from '../../../src/platform/pchain/index.js'
 import type { OutputOwners, PChainSignedTx, PChainUnsignedTx, TransferableInput, TransferableOutput, Utxo } from '../../../src/platform/txs.js'
 
@@ -73,6 +75,11 @@ export function spend<T extends PChainUnsignedTx & { base: ReturnType<typeof bas
 
 export const idOf = (tx: PChainSignedTx) => fakeAuth(tx).txId
 
-export function warpMessage(sourceChainId: Uint8Array, sourceAddress: Uint8Array, payload: Uint8Array): Uint8Array {
-  return encodeMessage({ networkId: 12345, sourceChainId, payload: encodeAddressedCall(sourceAddress, payload) }, { signers: new Uint8Array([7]), signature: new Uint8Array(96) })
+/** BLS identities for L1 validators (their keys sign the L1's warp messages). */
+export const blsNode = (i: number) => createNodeIdentity(new Uint8Array(32).fill(200 + i))
+
+/** A warp message from `sourceChainId` carrying `payload`, signed by `signers` out of `subnetId`'s current validators on `chain`. */
+export function warpMessage(chain: PChain, subnetId: string, signers: readonly { blsSecretKey: Uint8Array }[], sourceChainId: Uint8Array, sourceAddress: Uint8Array, payload: Uint8Array): Uint8Array {
+  const unsigned = { networkId: 12345, sourceChainId, payload: encodeAddressedCall(sourceAddress, payload) }
+  return encodeMessage(unsigned, signMessage(unsigned, signers, canonicalValidatorSet(chain.validatorSets().get(subnetId) ?? [])))
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { encodeL1ValidatorWeight, type PChain } from '../../../src/platform/pchain/index.js'
 import type { PChainSignedTx } from '../../../src/platform/txs.js'
 import { showId } from '../../../src/platform/txs.js'
-import { AVAX, GENESIS_TX, addr, idOf, makeChain, nodeId, owners, spend, warpMessage } from './helpers.js'
+import { hexToBytes } from '@ethereumjs/util'
+import { AVAX, GENESIS_TX, addr, blsNode, idOf, makeChain, nodeId, owners, spend, warpMessage } from './helpers.js'
 
 const A = addr(1)
 const MANAGER = new Uint8Array(20).fill(0xee)
@@ -27,7 +28,7 @@ export function setupL1(chain: PChain) {
   const convertTx = spend(chain, utxoOf(chainTx), balances.reduce((a, b) => a + b), (b) => ({
     type: 'ConvertSubnetToL1Tx', base: b, subnetId, chainId: blockchainId, address: MANAGER,
     validators: balances.map((balance, i) => ({
-      nodeId: nodeId(10 + i), weight: 100n, balance, signer: { publicKey: new Uint8Array(48).fill(i + 1), signature: new Uint8Array(96) },
+      nodeId: nodeId(10 + i), weight: 100n, balance, signer: { publicKey: hexToBytes(blsNode(i).blsPublicKey), signature: new Uint8Array(96) },
       remainingBalanceOwner: { threshold: 1, addrs: [A] }, deactivationOwner: { threshold: 1, addrs: [A] },
     })),
     subnetAuth: { sigIndices: [0] },
@@ -66,12 +67,12 @@ describe('L1 lifecycle', () => {
 
     // re-weight v1 through a warp message from the manager
     const payload = encodeL1ValidatorWeight({ validationId: idFromCb58(v1.validationId), nonce: 0n, weight: 250n })
-    const weightTx = spend(chain, utxoOf(topUp), 0n, (b) => ({ type: 'SetL1ValidatorWeightTx', base: b, message: warpMessage(blockchainId, MANAGER, payload) }))
+    const weightTx = spend(chain, utxoOf(topUp), 0n, (b) => ({ type: 'SetL1ValidatorWeightTx', base: b, message: warpMessage(chain, subnetId, [0, 1, 2].map(blsNode), blockchainId, MANAGER, payload) }))
     chain.issueTx(weightTx)
     expect(chain.state.getL1Validator(v1.validationId)).toMatchObject({ weight: 250n, minNonce: 1n })
     expect(sets.get(subnetId)?.find((e) => e.nodeId === v1.nodeId)?.weight).toBe(250n)
     // replaying the same nonce is refused
-    const replay = spend(chain, utxoOf(weightTx), 0n, (b) => ({ type: 'SetL1ValidatorWeightTx', base: b, message: warpMessage(blockchainId, MANAGER, payload) }))
+    const replay = spend(chain, utxoOf(weightTx), 0n, (b) => ({ type: 'SetL1ValidatorWeightTx', base: b, message: warpMessage(chain, subnetId, [0, 1, 2].map(blsNode), blockchainId, MANAGER, payload) }))
     const before = chain.serialize()
     expect(() => chain.issueTx(replay)).toThrow('warp message contains stale nonce 0 must be at least 1')
     expect(chain.serialize()).toBe(before)

@@ -212,7 +212,10 @@ describe('PWallet: L1 with real signatures', () => {
     expect(verifyWarpMessage({ message, networkId: preset.networkId, validators: l1Set })).toBeUndefined()
     // the same nonce again is stale
     const before = chain.serialize()
-    expect(() => wa.setL1ValidatorWeight({ validationId: vb, weight: 300n, nonce: 0n })).toThrow('warp message contains stale nonce 0 must be at least 1')
+    expect(() => wa.setL1ValidatorWeight({ validationId: vb, weight: 300n, nonce: 0n, warpSigners: nodes })).toThrow('warp message contains stale nonce 0 must be at least 1')
+    // unsigned, or signed by one validator of three: under the 67% quorum of the L1's weight (450)
+    expect(() => wa.setL1ValidatorWeight({ validationId: vb, weight: 300n })).toThrow('failed verification: failed verifying warp messages: signature weight is insufficient: 67*450 > 100*0')
+    expect(() => wa.setL1ValidatorWeight({ validationId: vb, weight: 300n, warpSigners: [nodes[1]!] })).toThrow('failed verifying warp messages: signature weight is insufficient: 67*450 > 100*250')
     expect(chain.serialize()).toBe(before)
 
     // register a fourth validator through the manager
