@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { resolve } from 'node:path'
 import type { Network } from '../network/network.js'
 import type { SimNode } from '../network/node.js'
+import { aggregatorRoutes } from './routes/aggregator.js'
 import { nodeRoutes } from './routes/node.js'
 import { dataRoutes, type DataRoutesOptions } from './routes/data/index.js'
 import { networkDataSource } from './routes/data/networkSource.js'
@@ -159,6 +160,8 @@ export function createServer(options: ServerOptions): L1simServer {
   })
   app.register(evmRoutes, { network, dispatcher, allowsOrigin: cors.allowsOrigin })
   app.register(nodeRoutes, { network, node, apiSimEnabled: access.apiSimEnabled, snapshotDir: access.snapshotDir })
+  // icm-services' signature-aggregator API, at the path it serves on its own port.
+  app.register(aggregatorRoutes, { network })
   // The /v1 data API, fed by the network's indexers (shared by every node's server).
   app.register(dataRoutes, networkDataRoutes(network))
   return app as unknown as L1simServer
