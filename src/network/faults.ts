@@ -117,12 +117,13 @@ export class FaultState {
   }
 
   /** The node stays connected but answers no warp signature request (the aggregator counts its stake, not its signature). */
-  withholdWarpSignature(node: number): void {
+  withholdWarpSignatures(node: number): void {
     this.#checkNode(node)
     if (!this.withholdsWarpSignatures(node)) this.#add({ kind: 'withholdWarpSignatures', node, since: this.#now() })
   }
 
-  signWarpMessages(node: number): void {
+  /** Lifts a withholdWarpSignatures fault. */
+  resumeWarpSignatures(node: number): void {
     this.#checkNode(node)
     this.#remove((f) => f.kind === 'withholdWarpSignatures' && f.node === node)
   }
