@@ -51,8 +51,12 @@ export class AggregationError extends BaseError {
 export type SignatureAggregator = {
   /** Adds a chain's message source (validators sign what any source vouches for). */
   addSource(source: WarpMessageSource): void
-  /** Aggregates a quorum of signatures; throws {@link AggregationError}. Returns the signed message bytes. */
-  aggregate(request: AggregateSignaturesRequest): Uint8Array
+  /**
+   * Aggregates a quorum of signatures; throws {@link AggregationError}. Returns the signed message
+   * bytes. `subnetOf` replaces the P-chain lookup of a chain's subnet (another network's
+   * aggregator knows none of this network's chains).
+   */
+  aggregate(request: AggregateSignaturesRequest, options?: { subnetOf?: (chainId: string) => string | undefined }): Uint8Array
 }
 
 /** The network's aggregator, with the L1s' (and C-chain's) sent messages and accepted block hashes as sources. */
@@ -60,7 +64,7 @@ export function createSignatureAggregator(network: Network): SignatureAggregator
   const sources: WarpMessageSource[] = [(message) => sentOrAcceptedBlock(network, message)]
   return {
     addSource: (source) => void sources.push(source),
-    aggregate(request) {
+    aggregate(request, options = {}) {
       // The checks in the order icm-services' handler makes them, so the first failing one answers.
       const unsigned = unpackWarpMessage(decodeHexField(request.message, 'Could not decode message'))
       const justification = decodeHexField(request.justification ?? '', 'Could not decode justification')
@@ -70,7 +74,8 @@ export function createSignatureAggregator(network: Network): SignatureAggregator
       const signingSubnet = request.signingSubnetId ? parseSubnetId(request.signingSubnetId) : undefined
       const fail = (error: string) => new AggregationError(`failed to aggregate signatures. error: ${error}`, 500)
       const source = idToString(unsigned.sourceChainId)
-      const sourceSubnet = network.l1(source)?.subnetId ?? (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
+      const subnetOf = options.subnetOf ?? ((chain: string) => network.l1(chain)?.subnetId ?? (network.chainIsPrimary(chain) ? PRIMARY_NETWORK_ID : undefined))
+      const sourceSubnet = subnetOf(source)
       if (sourceSubnet === undefined) throw fail(`source blockchain not found for chain ID ${source}`)
       const subnetId = signingSubnet ?? sourceSubnet
       const validators = network.validators.get(subnetId)
