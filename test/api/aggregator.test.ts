@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, createWalletClient, decodeAbiParameters, defineChain, http, parseAbi, type Hex } from 'viem'
-import { startDevnet, type Devnet } from '../../src/index.js'
+import type { Hex } from 'viem'
+import type { Devnet } from '../../src/index.js'
 import { idToString, PRIMARY_NETWORK_ID } from '../../src/core/ids.js'
 import { parseMessage, encodeUnsignedMessage } from '../../src/evm/warp/codec.js'
 import { canonicalValidatorSet, verifyWarpMessage } from '../../src/evm/warp/signature.js'
-import { alice, testGenesis } from '../l1/helpers.js'
-
-const WARP = '0x0200000000000000000000000000000000000005' as const
-const DURANGO_LOCAL = 1607144400
-const warpAbi = parseAbi(['function sendWarpMessage(bytes payload) returns (bytes32 messageID)'])
+import { warpDevnet } from '../helpers/warpDevnet.js'
 
 describe('the signature aggregator at /aggregate-signatures', () => {
   let devnet: Devnet
@@ -16,15 +12,7 @@ describe('the signature aggregator at /aggregate-signatures', () => {
   let sent: { data: Hex; unsigned: Hex }
 
   beforeAll(async () => {
-    devnet = await startDevnet({ port: 0, l1s: [{ name: 'a', genesis: testGenesis({ chainId: 11111, warpConfig: { blockTimestamp: DURANGO_LOCAL } }) }] })
-    const chain = defineChain({ id: 11111, name: 'a', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [devnet.rpcUrl('a')] } } })
-    const wallet = createWalletClient({ chain, account: alice, transport: http() })
-    const client = createPublicClient({ chain, transport: http() })
-    const hash = await wallet.writeContract({ address: WARP, abi: warpAbi, functionName: 'sendWarpMessage', args: ['0xdeadbeef'] })
-    const receipt = await client.getTransactionReceipt({ hash })
-    const log = receipt.logs.find((l) => l.address === WARP)!
-    const [unsigned] = decodeAbiParameters([{ type: 'bytes' }], log.data)
-    sent = { data: log.data, unsigned }
+    ;({ devnet, sent } = await warpDevnet('0xdeadbeef'))
   })
   afterAll(() => devnet.close())
 

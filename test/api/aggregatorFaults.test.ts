@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, createWalletClient, decodeAbiParameters, defineChain, http, parseAbi, type Hex } from 'viem'
-import { startDevnet, type Devnet } from '../../src/index.js'
+import type { Hex } from 'viem'
+import type { Devnet } from '../../src/index.js'
 import { parseMessage } from '../../src/evm/warp/codec.js'
 import { canonicalValidatorSet, verifyWarpMessage } from '../../src/evm/warp/signature.js'
-import { alice, testGenesis } from '../l1/helpers.js'
+import { warpDevnet } from '../helpers/warpDevnet.js'
 
-const WARP = '0x0200000000000000000000000000000000000005' as const
-const DURANGO_LOCAL = 1607144400
-const warpAbi = parseAbi(['function sendWarpMessage(bytes payload) returns (bytes32 messageID)'])
 const NOT_ENOUGH_SIGNATURES = 'failed to aggregate signatures. error: failed to collect a threshold of signatures'
 const NOT_ENOUGH_STAKE = 'failed to aggregate signatures. error: failed to connect to a threshold of stake'
 
@@ -16,11 +13,7 @@ describe('the signature aggregator under faults', () => {
   let message: Hex
 
   beforeAll(async () => {
-    devnet = await startDevnet({ port: 0, l1s: [{ name: 'a', genesis: testGenesis({ chainId: 11111, warpConfig: { blockTimestamp: DURANGO_LOCAL } }) }] })
-    const chain = defineChain({ id: 11111, name: 'a', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [devnet.rpcUrl('a')] } } })
-    const hash = await createWalletClient({ chain, account: alice, transport: http() }).writeContract({ address: WARP, abi: warpAbi, functionName: 'sendWarpMessage', args: ['0x0102'] })
-    const receipt = await createPublicClient({ chain, transport: http() }).getTransactionReceipt({ hash })
-    ;[message] = decodeAbiParameters([{ type: 'bytes' }], receipt.logs[0]!.data)
+    ;({ devnet, sent: { unsigned: message } } = await warpDevnet('0x0102'))
   })
   afterAll(() => devnet.close())
 

@@ -5,14 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Glacier, type Network as GlacierNetwork } from '@avalabs/glacier-sdk'
-import { createPublicClient, createWalletClient, decodeAbiParameters, defineChain, http, parseAbi, type Hex } from 'viem'
-import { startDevnet, type Devnet } from '../../../src/index.js'
+import type { Hex } from 'viem'
+import type { Devnet } from '../../../src/index.js'
 import { parseMessage } from '../../../src/evm/warp/codec.js'
 import { canonicalValidatorSet, verifyWarpMessage } from '../../../src/evm/warp/signature.js'
-import { alice, testGenesis } from '../../l1/helpers.js'
+import { warpDevnet } from '../../helpers/warpDevnet.js'
 
-const WARP = '0x0200000000000000000000000000000000000005' as const
-const warpAbi = parseAbi(['function sendWarpMessage(bytes payload) returns (bytes32 messageID)'])
 const local = 'local' as GlacierNetwork
 
 describe('the data API\'s signature aggregator through @avalabs/glacier-sdk', () => {
@@ -20,11 +18,7 @@ describe('the data API\'s signature aggregator through @avalabs/glacier-sdk', ()
   let glacier: Glacier
   let message: Hex
   beforeAll(async () => {
-    devnet = await startDevnet({ port: 0, dataApi: { validateResponses: true }, l1s: [{ name: 'a', genesis: testGenesis({ chainId: 11111, warpConfig: { blockTimestamp: 1607144400 } }) }] })
-    const chain = defineChain({ id: 11111, name: 'a', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [devnet.rpcUrl('a')] } } })
-    const hash = await createWalletClient({ chain, account: alice, transport: http() }).writeContract({ address: WARP, abi: warpAbi, functionName: 'sendWarpMessage', args: ['0xc0ffee'] })
-    const receipt = await createPublicClient({ chain, transport: http() }).getTransactionReceipt({ hash })
-    ;[message] = decodeAbiParameters([{ type: 'bytes' }], receipt.logs[0]!.data)
+    ;({ devnet, sent: { unsigned: message } } = await warpDevnet('0xc0ffee', { dataApi: { validateResponses: true } }))
     glacier = new Glacier({ BASE: devnet.url })
   })
   afterAll(() => devnet.close())
