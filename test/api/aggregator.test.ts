@@ -59,6 +59,8 @@ describe('the signature aggregator at /aggregate-signatures', () => {
       [{}, 'Error unpacking warp message'],
       [{ message: '0x00' }, 'Error unpacking warp message'],
       [{ message: sent.unsigned, justification: '0x1' }, 'Could not decode justification'],
+      // an all-zero message parses (network 0, chain 0, empty payload): without a justification it is nothing
+      [{ message: '00'.repeat(42) }, 'Must provide either message or justification'],
       [{ message: sent.unsigned, 'quorum-percentage': 101 }, 'Invalid quorum number'],
       [{ message: sent.unsigned, 'signing-subnet-id': 'nope' }, 'Error parsing signing subnet ID'],
       [{ message: sent.unsigned, 'signing-subnet-id': '0x00' }, 'Error parsing signing subnet ID'],
