@@ -147,7 +147,7 @@ function meetsQuorum(weight: bigint, total: bigint, quorum: number): boolean {
   return weight * 100n >= total * BigInt(quorum)
 }
 
-/** subnet-EVM's warp backend signs messages its chain sent and hashes of its accepted blocks. */
+/** subnet-EVM's (and coreth's) warp backend signs messages its chain sent and hashes of its accepted blocks. */
 function sentOrAcceptedBlock(network: Network, message: UnsignedMessage & { bytes: Uint8Array }): boolean | undefined {
   const payload = (() => {
     try {
@@ -157,8 +157,8 @@ function sentOrAcceptedBlock(network: Network, message: UnsignedMessage & { byte
     }
   })()
   if (payload && 'hash' in payload) {
-    const l1 = network.l1(idToString(message.sourceChainId))
-    return l1 ? l1.chain.store.byHash(`0x${Buffer.from(payload.hash).toString('hex')}`) !== undefined : undefined
+    const chain = network.chain(idToString(message.sourceChainId))
+    return chain ? chain.store.byHash(`0x${Buffer.from(payload.hash).toString('hex')}`) !== undefined : undefined
   }
   const sent = findWarpMessage(network, messageId(message.bytes))
   return sent !== undefined && Buffer.from(sent).equals(Buffer.from(message.bytes)) ? true : undefined

@@ -42,6 +42,18 @@ describe('the signature aggregator at /aggregate-signatures', () => {
     expect(Buffer.from(devnet.network.aggregateSignatures({ message: sent.data })).toString('hex')).toBe((await aggregate({ message: sent.data })).body['signed-message'])
   })
 
+  it('signs the hash of an accepted block (a Hash payload), not of any other', async () => {
+    const res = await fetch(devnet.rpcUrl('a'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] }) })
+    const { result } = (await res.json()) as { result: { hash: Hex } }
+    const accepted = devnet.network.warpBlockHashMessage('a', result.hash)
+    const { status, body } = await aggregate({ message: Buffer.from(accepted).toString('hex') })
+    expect(status).toBe(200)
+    expect(verify(body['signed-message']!, devnet.network.l1('a')!.subnetId)).toBeUndefined()
+    const other = Uint8Array.from(accepted)
+    other[other.length - 1]! ^= 1
+    expect(await aggregate({ message: Buffer.from(other).toString('hex') })).toMatchObject({ status: 500, body: { error: 'failed to aggregate signatures. error: failed to collect a threshold of signatures' } })
+  })
+
   it('signs with another subnet when asked (signing-subnet-id, cb58 or 0x hex)', async () => {
     for (const subnet of [PRIMARY_NETWORK_ID, `0x${'00'.repeat(32)}`]) {
       const { status, body } = await aggregate({ message: sent.unsigned, 'signing-subnet-id': subnet, 'quorum-percentage': 100 })
