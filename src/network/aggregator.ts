@@ -17,8 +17,9 @@ import { findWarpMessage } from './warp.js'
 export const DEFAULT_QUORUM_PERCENTAGE = 67
 
 /**
- * Whether the network's validators sign a message: `true` they sign, `false` they refuse, and
- * `undefined` when the message is not this source's to judge. A chain that produces warp messages
+ * Whether the network's validators sign a message: `true` they sign, `false` they refuse (a
+ * refusal wins over another source's `true`), and `undefined` when the message is not this
+ * source's to judge. A chain that produces warp messages
  * (an L1's or the C-chain's `sendWarpMessage`, the P-chain's ACP-77 messages) is one source.
  */
 export type WarpMessageSource = (unsigned: UnsignedMessage & { bytes: Uint8Array }, justification: Uint8Array) => boolean | undefined
@@ -80,15 +81,17 @@ export function createSignatureAggregator(network: Network): SignatureAggregator
       const subnetId = signingSubnet ?? sourceSubnet
       const validators = network.validators.get(subnetId)
       const set = canonicalValidatorSet(validators)
+      // The validators it can ask: simulated nodes, connected, with a BLS key (a keyless one only adds to the total weight).
       const nodes = validators.flatMap((v) => {
         const index = network.nodes.findIndex((n) => n.nodeId === v.nodeId)
-        return index < 0 || network.faults.isDisconnected(index) ? [] : [{ index, node: network.nodes[index]!, weight: BigInt(v.weight) }]
+        return index < 0 || !v.blsPublicKey || network.faults.isDisconnected(index) ? [] : [{ index, node: network.nodes[index]!, weight: BigInt(v.weight) }]
       })
       // The aggregator first connects to the set; it gives up when the connected stake is short.
       const connected = nodes.reduce((sum, n) => sum + n.weight, 0n)
       if (!meetsQuorum(connected, set.totalWeight, quorum)) throw fail('failed to connect to a threshold of stake')
-      // Validators sign when the network vouches for the message, and only for its own network.
-      const vouched = unsigned.networkId === network.preset.networkId && sources.some((s) => s(unsigned, justification) === true)
+      // Validators sign a message of their own network that a source vouches for and none refuses.
+      const verdicts = unsigned.networkId === network.preset.networkId ? sources.map((s) => s(unsigned, justification)) : [false]
+      const vouched = verdicts.includes(true) && !verdicts.includes(false)
       const signers = vouched ? nodes.filter((n) => !network.faults.withholdsWarpSignatures(n.index)) : []
       const weight = signers.reduce((sum, n) => sum + n.weight, 0n)
       if (signers.length === 0 || !meetsQuorum(weight, set.totalWeight, quorum)) throw fail('failed to collect a threshold of signatures')
