@@ -83,6 +83,10 @@ Options for start:
   --data-api-port <port>
                         also serve the /v1 data API alone on this port (0 picks a free one);
                         every node's port serves /v1 either way
+  --signature-aggregator-port <port>
+                        also serve the signature aggregator (POST /aggregate-signatures, as
+                        icm-services' signature-aggregator) alone on this port; every node's
+                        port serves it either way
   --l1 <name>=<file>[,<upgrade file>]
                         add an L1 whose subnet-EVM chain has this genesis (and upgrade.json);
                         repeatable; served at /ext/bc/<name>/rpc

@@ -13,6 +13,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, networkDataRoutes, type HttpAccessOptions, type L1simServer } from './api/server.js'
 import { createHostFilter, INVALID_HOST } from './api/allowedHosts.js'
+import { createSignatureAggregatorServer } from './api/aggregatorServer.js'
 import { dataRoutes, errorBody, sendDataError } from './api/routes/data/index.js'
 import { InvalidArgumentError } from './core/errors.js'
 import { createNetwork, type Network, type NetworkOptions } from './network/network.js'
@@ -44,6 +45,8 @@ export { L1ConfigError } from './network/l1.js'
 export { ValidatorRegistry, type ValidatorEntry } from './network/validators.js'
 export { signWarpMessage, findWarpMessage, warpMessageId, type SignWarpOptions } from './network/warp.js'
 export { signPChainWarpMessage, verifyPChainWarpRequest, pchainWarpMessage, PChainWarpRefusal, PCHAIN_WARP_ERROR_CODES } from './network/pchainWarp.js'
+export { AggregationError, DEFAULT_QUORUM_PERCENTAGE, type AggregateSignaturesRequest, type SignatureAggregator, type WarpMessageSource } from './network/aggregator.js'
+export { createSignatureAggregatorServer } from './api/aggregatorServer.js'
 export { packPredicate, packPredicateHex, WARP_ADDRESS } from './evm/warp/predicate.js'
 export { parseUnsignedMessage, parseMessage } from './evm/warp/codec.js'
 export {
@@ -93,6 +96,12 @@ export type DevnetOptions = NetworkOptions & HttpAccessOptions & {
   snapshot?: string
   /** Called as the scenario's steps run (steps done, blocks, elapsed time): the CLI's progress line. */
   onScenarioProgress?: (progress: StepProgress) => void
+  /**
+   * Also serve the signature aggregator's `POST /aggregate-signatures` on this port, as the real
+   * icm-services service runs beside the nodes (8080 is its default; 0 picks a free port). Every
+   * node's server answers the same path anyway.
+   */
+  signatureAggregatorPort?: number
 }
 
 /** One simulated node's server. */
@@ -118,6 +127,8 @@ export type Devnet = {
   server: L1simServer
   /** `http://HOST:PORT` of the data API's own server (only /v1), when `dataApi.port` was given. */
   dataApiUrl?: string
+  /** `http://HOST:PORT` of the signature aggregator's own server, when `signatureAggregatorPort` was given. */
+  signatureAggregatorUrl?: string
   /** The scenario's run (assertions passed and failed, named snapshots), when started from one. */
   scenario?: ScenarioRun
   /** Closes client sockets, every server and the network's timers; safe to call twice. */
@@ -129,7 +140,7 @@ export type Devnet = {
  * and WebSocket; resolves once every port is bound.
  */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  const { host = DEFAULT_HOST, port = DEFAULT_PORT, scenario, snapshot, onScenarioProgress, allowedHosts, allowedOrigins, apiSimEnabled, snapshotDir, ...networkOptions } = options
+  const { host = DEFAULT_HOST, port = DEFAULT_PORT, scenario, snapshot, onScenarioProgress, allowedHosts, allowedOrigins, apiSimEnabled, snapshotDir, signatureAggregatorPort, ...networkOptions } = options
   const access: HttpAccessOptions = { allowedHosts, allowedOrigins, apiSimEnabled, snapshotDir }
   if (scenario !== undefined && snapshot !== undefined)
     throw new InvalidArgumentError('give a scenario or a snapshot, not both: a snapshot already holds the state its scenario left')
@@ -142,7 +153,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   } else {
     network = await createNetwork(networkOptions)
   }
-  return serveNetwork(network, { host, port, access, ...(run === undefined ? {} : { scenario: run }) })
+  return serveNetwork(network, { host, port, access, signatureAggregatorPort, ...(run === undefined ? {} : { scenario: run }) })
 }
 
 /**
@@ -179,13 +190,14 @@ function runtimeSettings(options: NetworkOptions): LoadOverrides {
 }
 
 /** Serves every node of `network`; on a failure to bind, closes what was opened and the network. */
-async function serveNetwork(network: Network, options: { host: string; port: number; access: HttpAccessOptions; scenario?: ScenarioRun }): Promise<Devnet> {
+async function serveNetwork(network: Network, options: { host: string; port: number; access: HttpAccessOptions; signatureAggregatorPort?: number | undefined; scenario?: ScenarioRun }): Promise<Devnet> {
   const { host, port, access } = options
   const servers = network.nodes.map((node) => createServer({ ...access, network, node, host, port: port === 0 ? 0 : port + 2 * node.index }))
   // Every server to close: the nodes' and, when asked for, the data API's own.
   const toClose: FastifyInstance[] = [...servers]
   const nodes: DevnetNode[] = []
   let dataApiUrl: string | undefined
+  let signatureAggregatorUrl: string | undefined
   try {
     for (const [index, server] of servers.entries()) {
       const url = await listenServer(server)
@@ -199,6 +211,14 @@ async function serveNetwork(network: Network, options: { host: string; port: num
       const address = dataServer.server.address()
       if (address === null || typeof address === 'string') throw new Error(`unexpected data API server address ${String(address)}`)
       dataApiUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
+    }
+    if (options.signatureAggregatorPort !== undefined) {
+      const aggregator = createSignatureAggregatorServer(network, { host, allowedHosts: access.allowedHosts, allowedOrigins: access.allowedOrigins })
+      toClose.push(aggregator)
+      await aggregator.listen({ host, port: options.signatureAggregatorPort })
+      const address = aggregator.server.address()
+      if (address === null || typeof address === 'string') throw new Error(`unexpected signature aggregator address ${String(address)}`)
+      signatureAggregatorUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
     }
   } catch (error) {
     for (const server of toClose) await server.close()
@@ -216,6 +236,7 @@ async function serveNetwork(network: Network, options: { host: string; port: num
     network,
     server: nodes[0]!.server,
     ...(dataApiUrl === undefined ? {} : { dataApiUrl }),
+    ...(signatureAggregatorUrl === undefined ? {} : { signatureAggregatorUrl }),
     ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
     close: () =>
       (closing ??= (async () => {

@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { resolve } from 'node:path'
 import type { Network } from '../network/network.js'
 import type { SimNode } from '../network/node.js'
+import { aggregatorRoutes } from './routes/aggregator.js'
 import { nodeRoutes } from './routes/node.js'
 import { dataRoutes, type DataRoutesOptions } from './routes/data/index.js'
 import { networkDataSource } from './routes/data/networkSource.js'
@@ -17,6 +18,7 @@ import { evmDataRoutes } from './routes/data/evm/index.js'
 import { moreEvmDataRoutes } from './routes/data/evm/more.js'
 import { primaryDataRoutes } from './routes/data/primary/index.js'
 import { primaryTxRoutes } from './routes/data/primary/utxosAndTxs.js'
+import { signatureAggregatorDataRoutes } from './routes/data/signatureAggregator.js'
 import type { EthContext } from '../rpc/context.js'
 import type { RpcMethod } from '../rpc/dispatcher.js'
 import { createServer as createHttpServer } from 'node:http'
@@ -159,6 +161,8 @@ export function createServer(options: ServerOptions): L1simServer {
   })
   app.register(evmRoutes, { network, dispatcher, allowsOrigin: cors.allowsOrigin })
   app.register(nodeRoutes, { network, node, apiSimEnabled: access.apiSimEnabled, snapshotDir: access.snapshotDir })
+  // icm-services' signature-aggregator API, at the path it serves on its own port.
+  app.register(aggregatorRoutes, { network })
   // The /v1 data API, fed by the network's indexers (shared by every node's server).
   app.register(dataRoutes, networkDataRoutes(network))
   return app as unknown as L1simServer
@@ -166,7 +170,7 @@ export function createServer(options: ServerOptions): L1simServer {
 
 /** The /v1 data API of a network, as every node's server and the data API's own port register it (same budgets, same page-token key). */
 export function networkDataRoutes(network: Network): DataRoutesOptions {
-  return { source: networkDataSource(network), network, routes: [evmDataRoutes(network), moreEvmDataRoutes(network), primaryDataRoutes(network), primaryTxRoutes(network)] }
+  return { source: networkDataSource(network), network, routes: [evmDataRoutes(network), moreEvmDataRoutes(network), primaryDataRoutes(network), primaryTxRoutes(network), signatureAggregatorDataRoutes(network)] }
 }
 
 /** `/ext/<path>` as the node's router maps it (`/ext/C/rpc` → `/ext/bc/<C id>/rpc`); other URLs unchanged. */

@@ -38,6 +38,7 @@ export async function banner(devnet: Devnet, version: string, source: BannerSour
     field('HTTP', devnet.rpcUrl()),
     field('WebSocket', devnet.wsUrl()),
     field('Data API', `${devnet.dataApiUrl ?? devnet.url}/v1 (docs: /v1/docs)`),
+    field('Sig. aggregator', `${devnet.signatureAggregatorUrl ?? devnet.url}/aggregate-signatures`),
     ...network.l1s.flatMap((l1) => [field(`HTTP (${l1.name})`, devnet.rpcUrl(l1.name)), field(`WebSocket (${l1.name})`, devnet.wsUrl(l1.name))]),
     '',
     'Nodes',

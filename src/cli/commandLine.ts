@@ -29,6 +29,7 @@ const OPTIONS = {
   balance: { type: 'string' },
   'block-time': { type: 'string' },
   'data-api-port': { type: 'string' },
+  'signature-aggregator-port': { type: 'string' },
   l1: { type: 'string', multiple: true },
   'api-admin-enabled': { type: 'string' },
   'data-dir': { type: 'string' },
@@ -54,7 +55,7 @@ type Flag = keyof typeof OPTIONS
 
 /** The flags that start a server: `start` and `snapshot load`. */
 const SERVER_FLAGS: readonly Flag[] = [
-  'port', 'host', 'network', 'nodes', 'mnemonic', 'accounts', 'balance', 'block-time', 'data-api-port', 'l1',
+  'port', 'host', 'network', 'nodes', 'mnemonic', 'accounts', 'balance', 'block-time', 'data-api-port', 'signature-aggregator-port', 'l1',
   'api-admin-enabled', 'data-dir', 'profile-dir', 'plugin-dir', 'log-level', 'log-display-level', 'health-check-frequency',
   'save-on-exit', 'http-allowed-hosts', 'http-allowed-origins', 'api-sim-enabled', 'snapshot-dir',
 ]
@@ -177,6 +178,7 @@ function networkOptions(values: Values): DevnetOptions {
     ...(values['block-time'] !== undefined ? { mining: blockTime(values['block-time']) } : {}),
     ...(values.l1 !== undefined ? { l1s: values.l1.map(l1Option) } : {}),
     ...(values['data-api-port'] !== undefined ? { dataApi: { port: integer('--data-api-port', values['data-api-port'], 0, 65535) } } : {}),
+    ...(values['signature-aggregator-port'] !== undefined ? { signatureAggregatorPort: integer('--signature-aggregator-port', values['signature-aggregator-port'], 0, 65535) } : {}),
     ...httpAccess(values),
   }
   if (options.host === '') throw new UsageError('--host must not be empty')

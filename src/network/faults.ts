@@ -8,6 +8,7 @@ export type Fault =
   | { kind: 'fillDisk'; node: number | undefined; availablePercentage: number; since: number }
   | { kind: 'closeDatabase'; node: number | undefined; since: number }
   | { kind: 'delayBootstrap'; node: number | undefined; until: number; since: number }
+  | { kind: 'withholdWarpSignatures'; node: number; since: number }
 
 type Events = { change: Fault[] }
 
@@ -113,6 +114,22 @@ export class FaultState {
   bootstrapping(node: number): boolean {
     const now = this.#now()
     return this.#faults.some((f) => f.kind === 'delayBootstrap' && (f.node === undefined || f.node === node) && now < f.until)
+  }
+
+  /** The node stays connected but answers no warp signature request (the aggregator counts its stake, not its signature). */
+  withholdWarpSignatures(node: number): void {
+    this.#checkNode(node)
+    if (!this.withholdsWarpSignatures(node)) this.#add({ kind: 'withholdWarpSignatures', node, since: this.#now() })
+  }
+
+  /** Lifts a withholdWarpSignatures fault. */
+  resumeWarpSignatures(node: number): void {
+    this.#checkNode(node)
+    this.#remove((f) => f.kind === 'withholdWarpSignatures' && f.node === node)
+  }
+
+  withholdsWarpSignatures(node: number): boolean {
+    return this.#faults.some((f) => f.kind === 'withholdWarpSignatures' && f.node === node)
   }
 
   clear(): void {

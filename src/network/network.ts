@@ -23,6 +23,7 @@ import type { PChainSignedTx } from '../platform/txs.js'
 import { Keychain, XWallet } from '../platform/xchain/wallet.js'
 import { addressFromPrivateKey } from '../platform/secp256k1fx.js'
 import { SUBNET_EVM_ID } from './version.js'
+import { createSignatureAggregator, type AggregateSignaturesRequest, type SignatureAggregator } from './aggregator.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, lastUpgradeTime, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 import type { DataApiOptions } from '../api/routes/data/config.js'
@@ -108,6 +109,7 @@ export class Network {
   readonly #chainStarts = new Map<string, Promise<L1 | undefined>>()
   /** The last {@link tick} pass, which the next one waits for. */
   #ticks: Promise<void> = Promise.resolve()
+  #aggregator: SignatureAggregator | undefined
 
   private constructor(init: {
     presetName: NetworkPresetName
@@ -343,6 +345,19 @@ export class Network {
   /** The signed form of an unsigned warp message, signed by its source subnet's validators. */
   signWarpMessage(unsigned: Uint8Array, options?: SignWarpOptions): Uint8Array {
     return signWarpMessage(this, unsigned, options)
+  }
+
+  /**
+   * The signature aggregator (icm-services' `signature-aggregator`): a quorum of the signing
+   * subnet's validators sign what the network produced; see {@link createSignatureAggregator}.
+   */
+  get signatureAggregator(): SignatureAggregator {
+    return (this.#aggregator ??= createSignatureAggregator(this))
+  }
+
+  /** Aggregates signatures for a warp message the network produced; throws an `AggregationError` as the real aggregator refuses. */
+  aggregateSignatures(request: AggregateSignaturesRequest): Uint8Array {
+    return this.signatureAggregator.aggregate(request)
   }
 
   /** The unsigned warp message of a C-chain or L1 block's hash (for `getVerifiedWarpBlockHash`); sign it with {@link signWarpMessage}. */

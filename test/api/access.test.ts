@@ -99,6 +99,7 @@ describe('Host filter (--http-allowed-hosts, default localhost)', () => {
       expectForbiddenHost(await send(d.url, '/ext/health', { headers }), nodeId, `health, ${host}`)
       expectForbiddenHost(await send(d.url, '/v1/chains', { headers }), nodeId, `/v1, ${host}`)
       expectForbiddenHost(await send(d.url, '/nothing/here', { headers }), nodeId, `a miss, ${host}`)
+      expectForbiddenHost(await send(d.url, '/aggregate-signatures', { method: 'POST', headers, body: '{}' }), nodeId, `the signature aggregator, ${host}`)
       expectForbiddenHost(await handshake(d.url, '/ext/bc/C/ws', headers), nodeId, `WebSocket, ${host}`)
     }
     // A cheat code and a transaction from a rebinding page are not run.

@@ -36,6 +36,8 @@ import { snapshot } from './snapshot.js'
 import { revert } from './revert.js'
 import { reset } from './reset.js'
 import { saveSnapshot } from './saveSnapshot.js'
+import { withholdWarpSignatures } from './withholdWarpSignatures.js'
+import { resumeWarpSignatures } from './resumeWarpSignatures.js'
 
 export type { SimContext } from './context.js'
 
@@ -69,4 +71,6 @@ export const simService = {
   revert,
   reset,
   saveSnapshot,
+  withholdWarpSignatures,
+  resumeWarpSignatures,
 }
