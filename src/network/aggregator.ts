@@ -12,6 +12,7 @@ import { encodeMessage, messageId, parsePayload, parseUnsignedMessage, type Unsi
 import { canonicalValidatorSet, signMessage } from '../evm/warp/signature.js'
 import type { Network } from './network.js'
 import { findWarpMessage } from './warp.js'
+import { PChainWarpRefusal, verifyPChainWarpRequest } from './pchainWarp.js'
 
 /** icm-services' `DefaultQuorumPercentage`. */
 export const DEFAULT_QUORUM_PERCENTAGE = 67
@@ -60,9 +61,12 @@ export type SignatureAggregator = {
   aggregate(request: AggregateSignaturesRequest, options?: { subnetOf?: (chainId: string) => string | undefined }): Uint8Array
 }
 
-/** The network's aggregator, with the L1s' (and C-chain's) sent messages and accepted block hashes as sources. */
+/**
+ * The network's aggregator, with the L1s' (and C-chain's) sent messages and accepted block hashes
+ * as sources, and the P-chain's ACP-77 messages as its validators sign them (`pchainWarp.ts`).
+ */
 export function createSignatureAggregator(network: Network): SignatureAggregator {
-  const sources: WarpMessageSource[] = [(message) => sentOrAcceptedBlock(network, message)]
+  const sources: WarpMessageSource[] = [(message) => sentOrAcceptedBlock(network, message), (message, justification) => pchainVouches(network, message, justification)]
   return {
     addSource: (source) => void sources.push(source),
     aggregate(request, options = {}) {
@@ -165,4 +169,20 @@ function sentOrAcceptedBlock(network: Network, message: UnsignedMessage & { byte
   }
   const sent = findWarpMessage(network, messageId(message.bytes))
   return sent !== undefined && Buffer.from(sent).equals(Buffer.from(message.bytes)) ? true : undefined
+}
+
+/**
+ * A P-chain-sourced message (source chain 32 zero bytes): vouched for when the P-chain's ACP-118
+ * rules sign it for this justification, refused when they refuse it; other sources' messages are
+ * not its to judge.
+ */
+function pchainVouches(network: Network, message: UnsignedMessage & { bytes: Uint8Array }, justification: Uint8Array): boolean | undefined {
+  if (!message.sourceChainId.every((b) => b === 0)) return undefined
+  try {
+    verifyPChainWarpRequest(network, message.bytes, justification)
+    return true
+  } catch (error) {
+    if (error instanceof PChainWarpRefusal) return false
+    throw error
+  }
 }
