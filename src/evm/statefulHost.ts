@@ -174,7 +174,7 @@ export function installStatefulHost(vm: VM, host: StatefulHost): void {
   }
 }
 
-/** Whether an address is in `0x0200000000000000000000000000000000xxxxxx`, where stateful precompiles live. */
+/** Whether an address is in the stateful precompiles' range: 0x02, then 16 zero bytes, then any 3 bytes (`0x0200…0000` to `0x0200…00ffffff`). */
 function isStatefulRange(bytes: Uint8Array): boolean {
   if (bytes[0] !== 0x02) return false
   for (let i = 1; i < 17; i++) if (bytes[i] !== 0) return false

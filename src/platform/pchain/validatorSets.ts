@@ -43,6 +43,12 @@ export class PChainValidatorSets {
     return out
   }
 
+  /** One subnet's active set (what {@link active} lists for it), without building the others. */
+  activeOf(subnetId: string): ValidatorEntry[] {
+    this.#refresh()
+    return (this.#sets.get(subnetId) ?? []).filter((v) => v.isActive !== false)
+  }
+
   /** Pushes every set that changed since the last push, as of the state's time. */
   publish() {
     if (!this.#listener) return

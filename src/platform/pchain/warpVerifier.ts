@@ -21,7 +21,7 @@ const QUORUM_DENOMINATOR = 100n
  * `signature weight is insufficient: 67*200 > 100*100`, `signature is invalid`, a codec error, or
  * `problem retrieving blockchain "<id>": not found`); callers add their own prefix.
  */
-export function verifyTxWarpMessages(state: PChainState, sets: ReadonlyMap<string, readonly ValidatorEntry[]>, networkId: number, unsigned: PChainSignedTx['unsigned']): void {
+export function verifyTxWarpMessages(state: PChainState, setOf: (subnetId: string) => readonly ValidatorEntry[], networkId: number, unsigned: PChainSignedTx['unsigned']): void {
   if (unsigned.type !== 'RegisterL1ValidatorTx' && unsigned.type !== 'SetL1ValidatorWeightTx') return
   const error = (text: string) => new PChainTxError('warpVerification', text)
   let message
@@ -36,7 +36,7 @@ export function verifyTxWarpMessages(state: PChainState, sets: ReadonlyMap<strin
   if (subnetId === undefined) throw error(`problem retrieving blockchain "${chainId}": not found`)
   let validators
   try {
-    validators = canonicalValidatorSet(sets.get(subnetId) ?? [])
+    validators = canonicalValidatorSet(setOf(subnetId))
   } catch (e) {
     throw error(e instanceof BaseError ? e.shortMessage : String(e))
   }
