@@ -94,6 +94,11 @@ export class WarpRules {
     })
   }
 
+  /** The warp config in force at `timestamp` (undefined while warp is not active): a relayer reads its quorum. */
+  configAt(timestamp: bigint): WarpConfigAt | undefined {
+    return this.#configAt(timestamp)
+  }
+
   /**
    * The subnet whose validators must sign a message from `sourceChainId` for this chain to take it
    * at `timestamp`: the source's subnet, or this chain's own for a primary-network source unless

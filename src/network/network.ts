@@ -27,6 +27,7 @@ import { createSignatureAggregator, type AggregateSignaturesRequest, type Signat
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, lastUpgradeTime, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 import type { DataApiOptions } from '../api/routes/data/config.js'
+import { createRelayer, type IcmRelayer, type RelayerOptions } from './relayer.js'
 import { createMethodRegistry, type AbiEntry, type ContractArtifact, type MethodRegistry } from '../indexer/methods.js'
 
 export type NetworkOptions = {
@@ -54,6 +55,8 @@ export type NetworkOptions = {
    * saved before it is loaded (its options have none: 1). Not meant to be set by hand.
    */
   genesisVersion?: GenesisVersion
+  /** The built-in ICM relayer's settings (mode `auto` by default); see {@link createRelayer}. */
+  relayer?: RelayerOptions
 }
 
 export const DEFAULT_DEV_BALANCE = 10_000n * 10n ** 18n
@@ -110,6 +113,11 @@ export class Network {
   /** The last {@link tick} pass, which the next one waits for. */
   #ticks: Promise<void> = Promise.resolve()
   #aggregator: SignatureAggregator | undefined
+  #relayer: IcmRelayer | undefined
+  /** Told of each subnet-EVM chain started from the P-chain. */
+  readonly #chainListeners = new Set<(chain: EvmChain) => void>()
+  /** Work that runs at the end of each {@link tick} (the relayer's delayed deliveries). */
+  readonly #tickListeners = new Set<() => Promise<unknown>>()
 
   private constructor(init: {
     presetName: NetworkPresetName
@@ -281,6 +289,7 @@ export class Network {
     uptimeOf = (nodeId, subnetId, start, end) =>
       nodeIds.includes(nodeId) ? (uptime.tracker(0, subnetId).uptimeFraction(nodeId, Math.min(end, clock.now()), start) ?? 1) : 1
     network.#wire()
+    network.#relayer = createRelayer(network, options.relayer)
     for (const node of nodes) await node.start(clock, options.node?.healthCheckFrequency ?? 30)
     network.#initial = await network.#capture()
     if (clock.mode === 'realtime') network.#startTimer()
@@ -363,6 +372,23 @@ export class Network {
   /** The unsigned warp message of a C-chain or L1 block's hash (for `getVerifiedWarpBlockHash`); sign it with {@link signWarpMessage}. */
   warpBlockHashMessage(chain: string, blockHash: Hex | Uint8Array): Uint8Array {
     return warpBlockHashMessage(this, chain, blockHash)
+  }
+
+  /** The built-in ICM relayer (icm-relayer for every chain of the network): see {@link createRelayer}. */
+  get relayer(): IcmRelayer {
+    return this.#relayer!
+  }
+
+  /** Calls `listener` with each EVM chain started from the P-chain from now on; returns the unsubscribe. */
+  onChainAdded(listener: (chain: EvmChain) => void): () => void {
+    this.#chainListeners.add(listener)
+    return () => this.#chainListeners.delete(listener)
+  }
+
+  /** Runs `task` at the end of each {@link tick} (after time-driven blocks); returns the unsubscribe. */
+  onTick(task: () => Promise<unknown>): () => void {
+    this.#tickListeners.add(task)
+    return () => this.#tickListeners.delete(task)
   }
 
   /** Finds an L1 by name or blockchain id. */
@@ -487,6 +513,7 @@ export class Network {
     )
     this.l1s.push(l1)
     for (const node of this.nodes) node.addChain(l1.chain, l1.subnetId, l1.blockchainId)
+    for (const listener of this.#chainListeners) listener(l1.chain)
     return l1
   }
 
@@ -592,6 +619,7 @@ export class Network {
     this.primary.advanceTo(this.clock.now())
     await this.chainStartsSettled()
     for (const node of this.nodes) await node.health.tick()
+    for (const task of this.#tickListeners) await task()
   }
 
   #startTimer(): void {

@@ -1,0 +1,97 @@
+/**
+ * Teleporter (ICM) messages as icm-relayer reads them (ava-labs/icm-services `messages/teleporter`):
+ * a `SendWarpMessage` log from the messenger carries an unsigned warp message whose AddressedCall
+ * payload is the ABI-encoded `TeleporterMessage` (ITeleporterMessenger.sol); the message id is
+ * keccak256 of `abi.encode(messenger, sourceBlockchainID, destinationBlockchainID, nonce)`; the
+ * delivery is `receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress)` with a
+ * gas limit from `gas-utils.CalculateReceiveMessageGasLimit`.
+ */
+import { AbiFunction, AbiParameters, Hash } from 'ox'
+import type { Hex } from '../core/hex.js'
+import { parseAddressedCall, type UnsignedMessage } from '../evm/warp/codec.js'
+import { GRANITE_WARP_GAS, packPredicate } from '../evm/warp/predicate.js'
+
+/** The messenger's address on every chain where it is deployed with its published transaction (Nick's method). */
+export const TELEPORTER_MESSENGER_ADDRESS: Hex = '0x253b2784c75e510dd0ff1da844684a1aac0aa5fcf'
+
+export type TeleporterMessageReceipt = { receivedMessageNonce: bigint; relayerRewardAddress: Hex }
+
+/** ITeleporterMessenger's `TeleporterMessage`. */
+export type TeleporterMessage = {
+  messageNonce: bigint
+  originSenderAddress: Hex
+  destinationBlockchainID: Hex
+  destinationAddress: Hex
+  requiredGasLimit: bigint
+  allowedRelayerAddresses: readonly Hex[]
+  receipts: readonly TeleporterMessageReceipt[]
+  message: Hex
+}
+
+const MESSAGE_PARAMS = AbiParameters.from([
+  'struct TeleporterMessageReceipt { uint256 receivedMessageNonce; address relayerRewardAddress; }',
+  'struct TeleporterMessage { uint256 messageNonce; address originSenderAddress; bytes32 destinationBlockchainID; address destinationAddress; uint256 requiredGasLimit; address[] allowedRelayerAddresses; TeleporterMessageReceipt[] receipts; bytes message; }',
+  'TeleporterMessage message',
+])
+const ID_PARAMS = AbiParameters.from(['address, bytes32, bytes32, uint256'])
+
+export const RECEIVE_CROSS_CHAIN_MESSAGE = AbiFunction.from('function receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress)')
+export const MESSAGE_RECEIVED = AbiFunction.from('function messageReceived(bytes32 messageID) view returns (bool)')
+
+/** `MarkMessageReceiptGasCost`, `DecodeMessageGasCostPerByte`, `TeleporterOverheadGasCost` of icm-services' gas-utils. */
+const MARK_MESSAGE_RECEIPT_GAS = 2_500n
+const DECODE_MESSAGE_GAS_PER_BYTE = 35n
+const TELEPORTER_OVERHEAD_GAS = 250_000n
+
+/**
+ * The Teleporter message an unsigned warp message carries when `messenger` sent it: its
+ * AddressedCall's source is the messenger and its payload decodes as a `TeleporterMessage`.
+ * Undefined otherwise (another protocol's message, which icm-relayer does not route).
+ */
+export function teleporterMessageOf(unsigned: UnsignedMessage, messenger: Hex): { message: TeleporterMessage; addressedPayload: Uint8Array } | undefined {
+  try {
+    const call = parseAddressedCall(unsigned.payload)
+    if (`0x${Buffer.from(call.sourceAddress).toString('hex')}` !== messenger.toLowerCase()) return undefined
+    const [decoded] = AbiParameters.decode(MESSAGE_PARAMS, call.payload)
+    return { message: normalize(decoded as TeleporterMessage), addressedPayload: unsigned.payload }
+  } catch {
+    return undefined
+  }
+}
+
+function normalize(m: TeleporterMessage): TeleporterMessage {
+  const lower = (a: Hex) => a.toLowerCase() as Hex
+  return {
+    ...m,
+    originSenderAddress: lower(m.originSenderAddress),
+    destinationAddress: lower(m.destinationAddress),
+    allowedRelayerAddresses: m.allowedRelayerAddresses.map(lower),
+    receipts: m.receipts.map((r) => ({ receivedMessageNonce: r.receivedMessageNonce, relayerRewardAddress: lower(r.relayerRewardAddress) })),
+  }
+}
+
+/** `teleporterUtils.CalculateMessageID`. */
+export function teleporterMessageId(messenger: Hex, sourceBlockchainId: Uint8Array, destinationBlockchainId: Uint8Array, nonce: bigint): Hex {
+  const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}` as Hex
+  return Hash.keccak256(AbiParameters.encode(ID_PARAMS, [messenger, hex(sourceBlockchainId), hex(destinationBlockchainId), nonce])) as Hex
+}
+
+/**
+ * `CalculateReceiveMessageGasLimit` as icm-relayer calls it, with Granite's warp gas (which it
+ * always assumes): the required gas, twice the predicate's chunks (verification and
+ * `getVerifiedWarpMessage`), decoding the payload, marking receipts, the signers, the bases and
+ * the messenger's overhead.
+ */
+export function receiveMessageGasLimit(args: { numSigners: number; requiredGasLimit: bigint; signedMessage: Uint8Array; payloadBytes: number; receipts: number }): bigint {
+  const gas = GRANITE_WARP_GAS
+  return (
+    args.requiredGasLimit +
+    BigInt(packPredicate(args.signedMessage).length) * gas.perWarpMessageChunk * 2n +
+    BigInt(args.payloadBytes) * DECODE_MESSAGE_GAS_PER_BYTE +
+    BigInt(args.receipts) * MARK_MESSAGE_RECEIPT_GAS +
+    BigInt(args.numSigners) * gas.perWarpSigner +
+    gas.verifyPredicateBase +
+    gas.getVerifiedWarpMessageBase +
+    TELEPORTER_OVERHEAD_GAS
+  )
+}
