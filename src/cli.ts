@@ -87,6 +87,12 @@ Options for start:
                         also serve the signature aggregator (POST /aggregate-signatures, as
                         icm-services' signature-aggregator) alone on this port; every node's
                         port serves it either way
+  --relayer <mode>      the built-in ICM relayer: auto (deliver each Teleporter message once its
+                        block is accepted; default), manual (only when asked: POST /relay…),
+                        delay=<N>s (N seconds of network time later) or delay=<N>blocks
+  --relayer-port <port> also serve the relayer's API (icm-relayer's POST /relay, POST
+                        /relay/message, GET /health) at the root of this port; every node's
+                        port serves it under /icm-relayer either way
   --l1 <name>=<file>[,<upgrade file>]
                         add an L1 whose subnet-EVM chain has this genesis (and upgrade.json);
                         repeatable; served at /ext/bc/<name>/rpc

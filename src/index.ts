@@ -13,7 +13,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, networkDataRoutes, type HttpAccessOptions, type L1simServer } from './api/server.js'
 import { createHostFilter, INVALID_HOST } from './api/allowedHosts.js'
-import { createSignatureAggregatorServer } from './api/aggregatorServer.js'
+import { createRelayerServer, createSignatureAggregatorServer } from './api/aggregatorServer.js'
 import { dataRoutes, errorBody, sendDataError } from './api/routes/data/index.js'
 import { InvalidArgumentError } from './core/errors.js'
 import { createNetwork, type Network, type NetworkOptions } from './network/network.js'
@@ -46,7 +46,9 @@ export { ValidatorRegistry, type ValidatorEntry } from './network/validators.js'
 export { signWarpMessage, findWarpMessage, warpMessageId, type SignWarpOptions } from './network/warp.js'
 export { signPChainWarpMessage, verifyPChainWarpRequest, pchainWarpMessage, PChainWarpRefusal, PCHAIN_WARP_ERROR_CODES } from './network/pchainWarp.js'
 export { AggregationError, DEFAULT_QUORUM_PERCENTAGE, type AggregateSignaturesRequest, type SignatureAggregator, type WarpMessageSource } from './network/aggregator.js'
-export { createSignatureAggregatorServer } from './api/aggregatorServer.js'
+export { createRelayerServer, createSignatureAggregatorServer } from './api/aggregatorServer.js'
+export { parseRelayerMode, type DeliveryStatus, type IcmDelivery, type IcmRelayer, type RelayerMode, type RelayerOptions } from './network/relayer.js'
+export { TELEPORTER_MESSENGER_ADDRESS } from './network/icmMessages.js'
 export { packPredicate, packPredicateHex, WARP_ADDRESS } from './evm/warp/predicate.js'
 export { parseUnsignedMessage, parseMessage } from './evm/warp/codec.js'
 export {
@@ -102,6 +104,12 @@ export type DevnetOptions = NetworkOptions & HttpAccessOptions & {
    * node's server answers the same path anyway.
    */
   signatureAggregatorPort?: number
+  /**
+   * Also serve the built-in ICM relayer's API (icm-relayer's `/relay`, `/relay/message`, `/health`)
+   * at the root of this port, as the real relayer's `api-port` (8080 by default; 0 picks a free
+   * port). Every node's server answers it under `/icm-relayer` anyway.
+   */
+  relayerPort?: number
 }
 
 /** One simulated node's server. */
@@ -129,6 +137,8 @@ export type Devnet = {
   dataApiUrl?: string
   /** `http://HOST:PORT` of the signature aggregator's own server, when `signatureAggregatorPort` was given. */
   signatureAggregatorUrl?: string
+  /** `http://HOST:PORT` of the ICM relayer API's own server, when `relayerPort` was given. */
+  relayerUrl?: string
   /** The scenario's run (assertions passed and failed, named snapshots), when started from one. */
   scenario?: ScenarioRun
   /** Closes client sockets, every server and the network's timers; safe to call twice. */
@@ -140,7 +150,7 @@ export type Devnet = {
  * and WebSocket; resolves once every port is bound.
  */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  const { host = DEFAULT_HOST, port = DEFAULT_PORT, scenario, snapshot, onScenarioProgress, allowedHosts, allowedOrigins, apiSimEnabled, snapshotDir, signatureAggregatorPort, ...networkOptions } = options
+  const { host = DEFAULT_HOST, port = DEFAULT_PORT, scenario, snapshot, onScenarioProgress, allowedHosts, allowedOrigins, apiSimEnabled, snapshotDir, signatureAggregatorPort, relayerPort, ...networkOptions } = options
   const access: HttpAccessOptions = { allowedHosts, allowedOrigins, apiSimEnabled, snapshotDir }
   if (scenario !== undefined && snapshot !== undefined)
     throw new InvalidArgumentError('give a scenario or a snapshot, not both: a snapshot already holds the state its scenario left')
@@ -153,7 +163,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   } else {
     network = await createNetwork(networkOptions)
   }
-  return serveNetwork(network, { host, port, access, signatureAggregatorPort, ...(run === undefined ? {} : { scenario: run }) })
+  return serveNetwork(network, { host, port, access, signatureAggregatorPort, relayerPort, ...(run === undefined ? {} : { scenario: run }) })
 }
 
 /**
@@ -185,12 +195,12 @@ async function startScenario(scenario: Scenario, overrides: NetworkOptions, onPr
 
 /** The options a loaded snapshot still takes: how it runs, not what it is. */
 function runtimeSettings(options: NetworkOptions): LoadOverrides {
-  const { clock, node, dataApi } = options
-  return { ...(clock === undefined ? {} : { clock }), ...(node === undefined ? {} : { node }), ...(dataApi === undefined ? {} : { dataApi }) }
+  const { clock, node, dataApi, relayer } = options
+  return { ...(clock === undefined ? {} : { clock }), ...(node === undefined ? {} : { node }), ...(dataApi === undefined ? {} : { dataApi }), ...(relayer === undefined ? {} : { relayer }) }
 }
 
 /** Serves every node of `network`; on a failure to bind, closes what was opened and the network. */
-async function serveNetwork(network: Network, options: { host: string; port: number; access: HttpAccessOptions; signatureAggregatorPort?: number | undefined; scenario?: ScenarioRun }): Promise<Devnet> {
+async function serveNetwork(network: Network, options: { host: string; port: number; access: HttpAccessOptions; signatureAggregatorPort?: number | undefined; relayerPort?: number | undefined; scenario?: ScenarioRun }): Promise<Devnet> {
   const { host, port, access } = options
   const servers = network.nodes.map((node) => createServer({ ...access, network, node, host, port: port === 0 ? 0 : port + 2 * node.index }))
   // Every server to close: the nodes' and, when asked for, the data API's own.
@@ -198,6 +208,15 @@ async function serveNetwork(network: Network, options: { host: string; port: num
   const nodes: DevnetNode[] = []
   let dataApiUrl: string | undefined
   let signatureAggregatorUrl: string | undefined
+  let relayerUrl: string | undefined
+  // A side service's own server: closed with the rest, its URL with the port bound.
+  const listenSide = async (app: FastifyInstance, sidePort: number, what: string): Promise<string> => {
+    toClose.push(app)
+    await app.listen({ host, port: sidePort })
+    const address = app.server.address()
+    if (address === null || typeof address === 'string') throw new Error(`unexpected ${what} address ${String(address)}`)
+    return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
+  }
   try {
     for (const [index, server] of servers.entries()) {
       const url = await listenServer(server)
@@ -214,11 +233,11 @@ async function serveNetwork(network: Network, options: { host: string; port: num
     }
     if (options.signatureAggregatorPort !== undefined) {
       const aggregator = createSignatureAggregatorServer(network, { host, allowedHosts: access.allowedHosts, allowedOrigins: access.allowedOrigins })
-      toClose.push(aggregator)
-      await aggregator.listen({ host, port: options.signatureAggregatorPort })
-      const address = aggregator.server.address()
-      if (address === null || typeof address === 'string') throw new Error(`unexpected signature aggregator address ${String(address)}`)
-      signatureAggregatorUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`
+      signatureAggregatorUrl = await listenSide(aggregator, options.signatureAggregatorPort, 'signature aggregator')
+    }
+    if (options.relayerPort !== undefined) {
+      const relayer = createRelayerServer(network, { host, allowedHosts: access.allowedHosts, allowedOrigins: access.allowedOrigins })
+      relayerUrl = await listenSide(relayer, options.relayerPort, 'ICM relayer API')
     }
   } catch (error) {
     for (const server of toClose) await server.close()
@@ -237,6 +256,7 @@ async function serveNetwork(network: Network, options: { host: string; port: num
     server: nodes[0]!.server,
     ...(dataApiUrl === undefined ? {} : { dataApiUrl }),
     ...(signatureAggregatorUrl === undefined ? {} : { signatureAggregatorUrl }),
+    ...(relayerUrl === undefined ? {} : { relayerUrl }),
     ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
     close: () =>
       (closing ??= (async () => {

@@ -1,7 +1,8 @@
 /**
- * icm-services' signature-aggregator on a port of its own (`signatureAggregatorPort`; the real
- * service listens on 8080 by default), next to the nodes: `POST /aggregate-signatures` only, any
- * other path Go's `404 page not found`. The nodes' Host filter (`allowedHosts`, and the host it
+ * Side services on ports of their own, next to the nodes: icm-services' signature-aggregator
+ * (`signatureAggregatorPort`; the real service listens on 8080 by default), `POST
+ * /aggregate-signatures` only, and icm-relayer's API (`relayerPort`); any other path Go's `404
+ * page not found`. The nodes' Host filter (`allowedHosts`, and the host it
  * binds to) and CORS (`allowedOrigins`) apply to it as to every node route.
  */
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -9,10 +10,30 @@ import type { Network } from '../network/network.js'
 import { createHostFilter, INVALID_HOST } from './allowedHosts.js'
 import { createCorsPolicy } from './cors.js'
 import { aggregatorRoutes } from './routes/aggregator.js'
+import { relayerRoutes } from './routes/relayer.js'
 import { sendGoError } from './routes/evm.js'
 import { DEFAULT_HOST } from './server.js'
 
-export function createSignatureAggregatorServer(network: Network, options: { host?: string; allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] } = {}): FastifyInstance {
+export type StandaloneServerOptions = { host?: string; allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] }
+
+export function createSignatureAggregatorServer(network: Network, options: StandaloneServerOptions = {}): FastifyInstance {
+  const app = createStandaloneServer(options)
+  app.register(aggregatorRoutes, { network })
+  return app
+}
+
+/**
+ * icm-relayer's API server (`/relay`, `/relay/message`, `/health`) on a port of its own (the real
+ * relayer's `api-port`, 8080 by default), with the same Host filter, CORS and Go 404 as the aggregator's.
+ */
+export function createRelayerServer(network: Network, options: StandaloneServerOptions = {}): FastifyInstance {
+  const app = createStandaloneServer(options)
+  app.register(relayerRoutes, { network })
+  return app
+}
+
+/** A fastify app with the nodes' Host filter and CORS, and Go's `404 page not found` for any other path. */
+function createStandaloneServer(options: StandaloneServerOptions): FastifyInstance {
   const app = Fastify({ logger: false })
   const hostAllowed = createHostFilter(options.allowedHosts, options.host ?? DEFAULT_HOST)
   const cors = createCorsPolicy(options.allowedOrigins)
@@ -27,6 +48,5 @@ export function createSignatureAggregatorServer(network: Network, options: { hos
     return undefined
   })
   app.setNotFoundHandler((_request, reply) => sendGoError(reply, 404, '404 page not found\n'))
-  app.register(aggregatorRoutes, { network })
   return app
 }

@@ -11,6 +11,7 @@ import { resolve } from 'node:path'
 import type { Network } from '../network/network.js'
 import type { SimNode } from '../network/node.js'
 import { aggregatorRoutes } from './routes/aggregator.js'
+import { RELAYER_PREFIX, relayerRoutes } from './routes/relayer.js'
 import { nodeRoutes } from './routes/node.js'
 import { dataRoutes, type DataRoutesOptions } from './routes/data/index.js'
 import { networkDataSource } from './routes/data/networkSource.js'
@@ -163,6 +164,8 @@ export function createServer(options: ServerOptions): L1simServer {
   app.register(nodeRoutes, { network, node, apiSimEnabled: access.apiSimEnabled, snapshotDir: access.snapshotDir })
   // icm-services' signature-aggregator API, at the path it serves on its own port.
   app.register(aggregatorRoutes, { network })
+  // icm-relayer's API for the built-in relayer, under a prefix (its own port serves it at the root).
+  app.register(relayerRoutes, { network, prefix: RELAYER_PREFIX })
   // The /v1 data API, fed by the network's indexers (shared by every node's server).
   app.register(dataRoutes, networkDataRoutes(network))
   return app as unknown as L1simServer

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_DERIVATION_PATH, DEFAULT_MNEMONIC } from '../core/keys.js'
 import type { Devnet } from '../index.js'
+import type { RelayerMode } from '../network/relayer.js'
 
 export type BannerSource = { scenario?: string; snapshot?: string }
 
@@ -39,6 +40,7 @@ export async function banner(devnet: Devnet, version: string, source: BannerSour
     field('WebSocket', devnet.wsUrl()),
     field('Data API', `${devnet.dataApiUrl ?? devnet.url}/v1 (docs: /v1/docs)`),
     field('Sig. aggregator', `${devnet.signatureAggregatorUrl ?? devnet.url}/aggregate-signatures`),
+    field('ICM relayer', `${devnet.relayerUrl ?? `${devnet.url}/icm-relayer`}/relay (${relayerModeText(network.relayer.mode)}, from ${network.relayer.address})`),
     ...network.l1s.flatMap((l1) => [field(`HTTP (${l1.name})`, devnet.rpcUrl(l1.name)), field(`WebSocket (${l1.name})`, devnet.wsUrl(l1.name))]),
     '',
     'Nodes',
@@ -74,4 +76,9 @@ function avax(wei: bigint): string {
   const whole = wei / 10n ** 18n
   const fraction = wei % 10n ** 18n
   return fraction === 0n ? `${whole}` : `${whole}.${fraction.toString().padStart(18, '0').replace(/0+$/, '')}`
+}
+
+function relayerModeText(mode: RelayerMode): string {
+  if (mode.mode !== 'delay') return mode.mode
+  return `delay ${[mode.seconds !== undefined ? `${mode.seconds} s` : '', mode.blocks !== undefined ? `${mode.blocks} blocks` : ''].filter(Boolean).join(' and ')}`
 }

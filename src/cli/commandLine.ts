@@ -13,6 +13,7 @@ import type { L1Options } from '../network/l1.js'
 import { formatLogLevel, parseLogLevel, type LogLevelName } from '../network/logging.js'
 import type { NodeOptions } from '../network/node.js'
 import { NETWORK_PRESETS, type NetworkPresetName } from '../network/presets.js'
+import { parseRelayerMode } from '../network/relayer.js'
 
 /** A bad command line: reported with the usage hint and exit code 2. */
 export class UsageError extends BaseError {
@@ -30,6 +31,8 @@ const OPTIONS = {
   'block-time': { type: 'string' },
   'data-api-port': { type: 'string' },
   'signature-aggregator-port': { type: 'string' },
+  relayer: { type: 'string' },
+  'relayer-port': { type: 'string' },
   l1: { type: 'string', multiple: true },
   'api-admin-enabled': { type: 'string' },
   'data-dir': { type: 'string' },
@@ -55,7 +58,7 @@ type Flag = keyof typeof OPTIONS
 
 /** The flags that start a server: `start` and `snapshot load`. */
 const SERVER_FLAGS: readonly Flag[] = [
-  'port', 'host', 'network', 'nodes', 'mnemonic', 'accounts', 'balance', 'block-time', 'data-api-port', 'signature-aggregator-port', 'l1',
+  'port', 'host', 'network', 'nodes', 'mnemonic', 'accounts', 'balance', 'block-time', 'data-api-port', 'signature-aggregator-port', 'relayer', 'relayer-port', 'l1',
   'api-admin-enabled', 'data-dir', 'profile-dir', 'plugin-dir', 'log-level', 'log-display-level', 'health-check-frequency',
   'save-on-exit', 'http-allowed-hosts', 'http-allowed-origins', 'api-sim-enabled', 'snapshot-dir',
 ]
@@ -179,6 +182,8 @@ function networkOptions(values: Values): DevnetOptions {
     ...(values.l1 !== undefined ? { l1s: values.l1.map(l1Option) } : {}),
     ...(values['data-api-port'] !== undefined ? { dataApi: { port: integer('--data-api-port', values['data-api-port'], 0, 65535) } } : {}),
     ...(values['signature-aggregator-port'] !== undefined ? { signatureAggregatorPort: integer('--signature-aggregator-port', values['signature-aggregator-port'], 0, 65535) } : {}),
+    ...(values.relayer !== undefined ? { relayer: { mode: relayerMode(values.relayer) } } : {}),
+    ...(values['relayer-port'] !== undefined ? { relayerPort: integer('--relayer-port', values['relayer-port'], 0, 65535) } : {}),
     ...httpAccess(values),
   }
   if (options.host === '') throw new UsageError('--host must not be empty')
@@ -263,6 +268,16 @@ function tokens(flag: string, text: string): bigint {
   const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
   if (!match) throw new UsageError(`${flag} must be an amount of AVAX such as 10000 or 0.5, got "${text}"`)
   return BigInt(match[1]!) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'))
+}
+
+/** `--relayer auto|manual|delay=<N>s|delay=<N>blocks`, checked as the relayer reads it. */
+function relayerMode(text: string): string {
+  try {
+    parseRelayerMode(text)
+  } catch {
+    throw new UsageError(`--relayer must be auto, manual, delay=<N>s or delay=<N>blocks, got "${text}"`)
+  }
+  return text
 }
 
 function blockTime(text: string): MiningMode {

@@ -244,7 +244,7 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
     if (done.status === 'reverted') {
       const reason = revertReason(mined)
       if (reason !== undefined) done.revertReason = reason
-      if (!(await messageReceived(dest, messenger, item.messageId))) done.error = `transaction failed with status: ${mined.receipt.status}`
+      if (!(await messageReceived(dest, messenger, item.messageId))) done.error = `failed to send warp message: transaction failed with status: ${mined.receipt.status}`
     }
     const index = history.indexOf(record)
     if (index >= 0) history.splice(index, 1)

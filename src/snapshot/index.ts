@@ -3,6 +3,7 @@ import { DefaultDeserializer, serialize } from 'node:v8'
 import type { ClockOptions } from '../core/clock.js'
 import { Network } from '../network/network.js'
 import type { NodeOptions } from '../network/node.js'
+import type { RelayerOptions } from '../network/relayer.js'
 import type { DataApiOptions } from '../api/routes/data/config.js'
 import { captureNetwork } from './capture.js'
 import { SnapshotFileError } from './errors.js'
@@ -29,6 +30,8 @@ export type LoadOverrides = {
   clock?: ClockOptions
   node?: NodeOptions
   dataApi?: DataApiOptions
+  /** The ICM relayer's settings (its mode, field by field over the file's). */
+  relayer?: RelayerOptions
 }
 
 export type SaveOptions = {
@@ -99,6 +102,7 @@ export async function loadNetwork(path: string, overrides: LoadOverrides = {}): 
       clock: { ...(overrides.clock?.wallNow ? { wallNow: overrides.clock.wallNow } : {}), mode: 'manual', ...(options.clock?.start !== undefined ? { start: options.clock.start } : {}) },
       node: { ...options.node, ...overrides.node },
       dataApi: { ...options.dataApi, ...overrides.dataApi },
+      relayer: { ...options.relayer, ...overrides.relayer },
     })
   } catch (error) {
     throw new SnapshotFileError(path, `its network cannot be recreated: ${(error as Error).message}`, { cause: error })

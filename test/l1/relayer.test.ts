@@ -137,9 +137,10 @@ describe('built-in ICM relayer', () => {
     expect(delivery).toMatchObject({ status: 'delivered' })
     const events = await deliveryEvents(n, b, delivery!.txHash!)
     expect(events.map((e) => e.eventName)).toContain('MessageExecutionFailed')
-    const failed = events.find((e) => e.eventName === 'MessageExecutionFailed')!.args as { message: never }
+    const failed = events.find((e) => e.eventName === 'MessageExecutionFailed')!
+    if (failed.eventName !== 'MessageExecutionFailed') throw new Error('unreachable')
     await b.wallet(bob).writeContract({ address: onB, abi: ICMReceiver.abi, functionName: 'setFailing', args: [false] })
-    await b.wallet(bob).writeContract({ address: n.messenger, abi: ICM_MESSENGER_ABI, functionName: 'retryMessageExecution', args: [a.blockchainId, failed.message] })
+    await b.wallet(bob).writeContract({ address: n.messenger, abi: ICM_MESSENGER_ABI, functionName: 'retryMessageExecution', args: [a.blockchainId, failed.args.message] })
     expect(await lastMessage(b, onB)).toBe('0xf0')
   })
 

@@ -15,15 +15,24 @@ export type IcmNetwork = { network: Network; a: Side; b: Side; c: Side; messenge
  * on the three (a fresh account's first transaction on each), the relayer serving it.
  */
 export async function icmNetwork(relayer: NetworkOptions['relayer'] = {}): Promise<IcmNetwork> {
+  return withMessengers(await createNetwork(icmNetworkOptions(relayer)))
+}
+
+/** The options of {@link icmNetwork}'s network (for `startDevnet`). */
+export function icmNetworkOptions(relayer: NetworkOptions['relayer'] = {}): NetworkOptions {
   const warpConfig = { blockTimestamp: DURANGO_LOCAL }
-  const messenger = getContractAddress({ from: deployer.address, nonce: 0n })
-  const network = await createNetwork({
+  return {
     l1s: [
       { name: 'a', genesis: testGenesis({ chainId: 11111, warpConfig }) },
       { name: 'b', genesis: testGenesis({ chainId: 22222, warpConfig }) },
     ],
-    relayer: { messenger, ...relayer },
-  })
+    relayer: { messenger: getContractAddress({ from: deployer.address, nonce: 0n }), ...relayer },
+  }
+}
+
+/** Deploys the messenger on `a`, `b` and the C-chain of a network made with {@link icmNetworkOptions}. */
+export async function withMessengers(network: Network): Promise<IcmNetwork> {
+  const messenger = getContractAddress({ from: deployer.address, nonce: 0n })
   const [la, lb] = network.l1s as [(typeof network.l1s)[0], (typeof network.l1s)[0]]
   const a = side(network, la.chain, la.blockchainIdBytes)
   const b = side(network, lb.chain, lb.blockchainIdBytes)
