@@ -1,6 +1,7 @@
 import { isMap, type Node } from 'yaml'
 import type { Hex } from '../core/hex.js'
 import { isValidMnemonic } from '../core/keys.js'
+import { parseRelayerMode } from '../network/relayer.js'
 import {
   anyValue, at, bool, byKind, describe, entries, int, list, object, oneOf, opt, positionOf, record, report, req, scalar, str,
   type At, type Check, type Position,
@@ -115,6 +116,17 @@ const tier = byKind(str, object({ perMinute: req(int(1)), perDay: req(int(1)) })
 const price = scalar('a price as a number or a decimal string', (v) => (typeof v === 'number' && v >= 0 ? v : typeof v === 'string' && /^[0-9]+(\.[0-9]+)?$/.test(v) ? v : undefined))
 const anyKey = () => undefined
 
+/** The relayer's mode as `--relayer` takes it. */
+const relayerMode = scalar('auto, manual, delay=<N>s or delay=<N>blocks', (v) => {
+  if (typeof v !== 'string') return undefined
+  try {
+    parseRelayerMode(v)
+    return v
+  } catch {
+    return undefined
+  }
+})
+
 const FAULTS = ['disconnectNode', 'stallChain', 'fillDisk', 'closeDatabase', 'delayBootstrap'] as const
 const args = list(anyValue())
 
@@ -168,6 +180,8 @@ const STEPS = {
   activate: object({ chain: req(chainRef(false)), upgrade: req(nameRef('upgrade')) }),
   inject: object({ fault: req(oneOf(FAULTS)), node: opt(nodeRef(false)), chain: opt(chainRef(false)), percent: opt(int(0, 100)), seconds: opt(int(1)) }),
   lift: byKind(scalar('all or a mapping { fault, node?, chain? }', (v) => (v === 'all' ? ('all' as const) : undefined)), object({ fault: req(oneOf(FAULTS)), node: opt(nodeRef(false)), chain: opt(chainRef(false)) })),
+  relayer: object({ mode: opt(relayerMode), drop: opt(int(1)), duplicate: opt(int(1)), reorder: opt(list(ref('step'), { min: 1 })) }),
+  deliver: byKind(scalar('all or a mapping { message: step:<name> }', (v) => (v === 'all' ? ('all' as const) : undefined)), object({ message: req(ref('step')) })),
   relay: object({ message: req(ref('step')), to: req(ref('contract')), method: req(str), args: opt(args), from: opt(account), signers: opt(list(nodeRef(false), { min: 1 })) }),
   snapshot: name,
   revert: nameRef('snapshot'),

@@ -10,6 +10,7 @@ import { createNetwork, type Network, type NetworkOptions } from '../network/net
 import { SUBNET_EVM_ID } from '../network/version.js'
 import { constructorOf, toAbiArgs } from './abi.js'
 import { AssertionError, checkAssertion } from './assertions.js'
+import { deliverStep, relayerStep } from './relayerSteps.js'
 import { ScenarioContext, type Receipt, type ScenarioRefs } from './context.js'
 import type { Step } from './document.js'
 import { ScenarioStepError } from './errors.js'
@@ -97,6 +98,8 @@ class Runner {
       try {
         await this.#waitFor(step)
         await this.#step(step)
+        // Deliveries a step's blocks started (the relayer in auto mode) are done before the next step looks.
+        await this.#network.relayer.settled()
         if (step.kind === 'assert') passed++
       } catch (error) {
         if (error instanceof AssertionError) {
@@ -313,6 +316,10 @@ class Runner {
         await this.#ctx.send(destination, { from: this.#ctx.from(b.from), to: this.#ctx.address(b.to), data, accessList: [{ address: WARP_ADDRESS as Hex, storageKeys: packPredicateHex(signed) }] }, label)
         return
       }
+      case 'relayer':
+        return relayerStep(network, this.#ctx, step.body)
+      case 'deliver':
+        return deliverStep(network, this.#ctx, step.body)
       case 'snapshot':
         this.#snapshots.set(step.body, await network.snapshot())
         return
