@@ -7,6 +7,7 @@ import { createSeededRandom, type SeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainHooks, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createCChainRules } from '../evm/cchainRules.js'
 import type { WarpEnvironment, WarpRules } from '../evm/warpRules.js'
+import { unprotectedTxPolicy, type EvmChainConfig } from '../evm/unprotectedTxs.js'
 import { idFromString, idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type CreateL1Context, type L1, type L1Options } from './l1.js'
 import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
@@ -45,6 +46,8 @@ export type NetworkOptions = {
   mining?: MiningMode
   /** L1s with their subnet-EVM chains, beside the C-chain. */
   l1s?: L1Options[]
+  /** The C-chain's config.json as the node reads it (`allow-unprotected-txs`, `allow-unprotected-tx-hashes`); coreth's defaults otherwise. */
+  cChainConfig?: EvmChainConfig
   /** Settings of every simulated node (admin API, data and profile directories, loggers, health checks). */
   node?: NodeOptions
   /** The /v1 data API's settings (prices, API keys and rate limits, its own port). */
@@ -214,6 +217,7 @@ export class Network {
       mining: options.mining,
       hooks: cRules.hooks,
       onLockWait: waits.observer('chain C'),
+      unprotectedTxs: unprotectedTxPolicy(options.cChainConfig, 'C-chain'),
     })
     validators.set(PRIMARY_NETWORK_ID, identities.map((n, i) => nodeValidatorEntry(n, genesis.weights[i]!, BigInt(genesisTime))))
     const l1Context: CreateL1Context = {
