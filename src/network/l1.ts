@@ -10,6 +10,7 @@ import { parseSubnetGenesis, subnetEvmNetworkDefaults, type SubnetChainConfig } 
 import { L1Rules } from '../evm/l1.js'
 import type { WarpEnvironment } from '../evm/warpRules.js'
 import { unprotectedTxPolicy, type EvmChainConfig } from '../evm/unprotectedTxs.js'
+import { withIcmIf } from '../evm/icm/predeploy.js'
 import type { NetworkPreset } from './presets.js'
 import { nodeValidatorEntry, type ValidatorEntry } from './validators.js'
 
@@ -72,6 +73,8 @@ export type CreateL1Context = {
   /** The nodes' identities (their BLS keys are read only when needed). */
   nodes: readonly { readonly nodeId: string; readonly blsPublicKey: Hex }[]
   mining: MiningMode | undefined
+  /** Whether every L1 starts with the ICM messenger predeployed (the network's `icm` option). */
+  icm?: boolean
   /** Told how long each task waited for the chain's lock. */
   onLockWait?: MutexWaitObserver
   /** What warp needs from the network, for an L1 with these ids. */
@@ -129,7 +132,7 @@ export async function createL1(options: L1Options, ctx: CreateL1Context): Promis
     },
     genesis: {
       timestamp: config.timestamp,
-      alloc: config.alloc,
+      alloc: withIcmIf(ctx.icm, config.alloc),
       gasLimit: config.gasLimit,
       baseFeePerGas: config.baseFeePerGas ?? config.feeConfig.minBaseFee,
       coinbase: config.coinbase,

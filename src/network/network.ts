@@ -8,6 +8,7 @@ import { createEvmChain, type ChainHooks, type ChainSnapshot, type EvmChain, typ
 import { createCChainRules } from '../evm/cchainRules.js'
 import type { WarpEnvironment, WarpRules } from '../evm/warpRules.js'
 import { unprotectedTxPolicy, type EvmChainConfig } from '../evm/unprotectedTxs.js'
+import { withIcmIf } from '../evm/icm/predeploy.js'
 import { idFromString, idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type CreateL1Context, type L1, type L1Options } from './l1.js'
 import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
@@ -46,6 +47,12 @@ export type NetworkOptions = {
   mining?: MiningMode
   /** L1s with their subnet-EVM chains, beside the C-chain. */
   l1s?: L1Options[]
+  /**
+   * Interchain Messaging: l1sim's TeleporterMessenger-compatible messenger at TeleporterMessenger
+   * v1's canonical address on the C-chain and every L1 from genesis, as if its keyless deployment
+   * had run there (see {@link withIcmMessenger}).
+   */
+  icm?: boolean
   /** The C-chain's config.json as the node reads it (`allow-unprotected-txs`, `allow-unprotected-tx-hashes`); coreth's defaults otherwise. */
   cChainConfig?: EvmChainConfig
   /** Settings of every simulated node (admin API, data and profile directories, loggers, health checks). */
@@ -212,7 +219,7 @@ export class Network {
         baseFeePerGas: 1n,
         extraData: '0x00',
         // The genesis' own accounts (ewoq on local), then the dev accounts.
-        alloc: Object.fromEntries([...Object.entries(genesis.cAlloc).map(([address, value]) => [address, { balance: value }]), ...devAccounts.map((a) => [a.address.toLowerCase(), { balance }])]),
+        alloc: withIcmIf(options.icm, Object.fromEntries([...Object.entries(genesis.cAlloc).map(([address, value]) => [address, { balance: value }]), ...devAccounts.map((a) => [a.address.toLowerCase(), { balance }])])),
       },
       mining: options.mining,
       hooks: cRules.hooks,
@@ -226,6 +233,7 @@ export class Network {
       random,
       nodes: identities,
       mining: options.mining,
+      icm: options.icm,
       warp: ({ blockchainIdBytes, subnetIdBytes }) => warpEnv(blockchainIdBytes, subnetIdBytes),
     }
     for (const l1Options of options.l1s ?? []) {
