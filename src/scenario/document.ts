@@ -282,6 +282,7 @@ export const documentShape = object({
   primary: opt(object({ validators: opt(list(validatorSpec)), delegators: opt(list(delegatorSpec)) })),
   l1s: opt(list(l1Spec)),
   subnets: opt(list(subnetSpec)),
+  icm: opt(bool),
   dataApi: opt(object({ apiKeys: opt(record(anyKey, tier)), prices: opt(object({ usd: opt(record(anyKey, price)), rates: opt(record(anyKey, price)) })), rateLimits: opt(bool) })),
   steps: opt(steps),
 })
