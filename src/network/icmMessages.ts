@@ -11,9 +11,6 @@ import type { Hex } from '../core/hex.js'
 import { parseAddressedCall, type UnsignedMessage } from '../evm/warp/codec.js'
 import { GRANITE_WARP_GAS, packPredicate } from '../evm/warp/predicate.js'
 
-/** The messenger's address on every chain where it is deployed with its published transaction (Nick's method). */
-export const TELEPORTER_MESSENGER_ADDRESS: Hex = '0x253b2784c75e510dd0ff1da844684a1aac0aa5fcf'
-
 export type TeleporterMessageReceipt = { receivedMessageNonce: bigint; relayerRewardAddress: Hex }
 
 /** ITeleporterMessenger's `TeleporterMessage`. */

@@ -18,7 +18,8 @@ import { abiDecodeBytes } from '../evm/warp/abi.js'
 import { messageId as warpId, parseUnsignedMessage } from '../evm/warp/codec.js'
 import { SEND_WARP_MESSAGE_TOPIC } from '../evm/warp/precompile.js'
 import { WARP_ADDRESS } from '../evm/warp/predicate.js'
-import { TELEPORTER_MESSENGER_ADDRESS, teleporterMessageId, teleporterMessageOf } from './icmMessages.js'
+import { ICM_MESSENGER_ADDRESS } from '../evm/icm/predeploy.js'
+import { teleporterMessageId, teleporterMessageOf } from './icmMessages.js'
 import type { Network } from './network.js'
 import { messageReceived, revertReason, sendDelivery, type RelayerAccount, type RelayItem } from './relayerDelivery.js'
 
@@ -84,7 +85,7 @@ export function parseRelayerMode(value: RelayerMode | string): RelayerMode {
 /** The relayer of `network`; it watches the network's chains from now on. */
 export function createRelayer(network: Network, options: RelayerOptions = {}) {
   let mode = parseRelayerMode(options.mode ?? 'auto')
-  const messenger = (options.messenger ?? TELEPORTER_MESSENGER_ADDRESS).toLowerCase() as Hex
+  const messenger = (options.messenger ?? ICM_MESSENGER_ADDRESS).toLowerCase() as Hex
   const privateKey = options.privateKey ? Uint8Array.from(Buffer.from(options.privateKey.replace(/^0x/, ''), 'hex')) : createSeededRandom(network.options.seed ?? 'l1sim').derive('icm-relayer')
   const address = `0x${Buffer.from(privateToAddress(privateKey)).toString('hex')}` as Hex
   const account: RelayerAccount = { address, privateKey, rewardAddress: (options.rewardAddress ?? address).toLowerCase() as Hex }

@@ -4,7 +4,7 @@ import { ICM_MESSENGER_ABI } from '../../src/evm/icm/messenger.js'
 import { ICMReceiver } from '../fixtures/contracts/index.js'
 import { alice, bob } from './helpers.js'
 import { deployReceiver } from './icmHelpers.js'
-import { deliveryEvents, icmNetwork, sendMessage, type IcmNetwork } from './relayerHelpers.js'
+import { deliveryEvents, icmNetwork, predeployedIcmNetwork, sendMessage, type IcmNetwork } from './relayerHelpers.js'
 import type { Side } from './icmHelpers.js'
 
 const lastMessage = (s: Side, receiver: Hex) => s.publicClient.readContract({ address: receiver, abi: ICMReceiver.abi, functionName: 'lastMessage' })
@@ -44,6 +44,19 @@ describe('built-in ICM relayer', () => {
     expect(await lastMessage(b, onB)).toBe('0xcb')
     expect(network.relayer.deliveries(fromC.id)).toMatchObject([{ status: 'delivered', sourceChain: 'C', destinationChain: 'b' }])
     expect(network.relayer.pending()).toEqual([])
+  })
+
+  it('with the messenger predeployed (icm: true) the relayer serves the canonical address out of the box', async () => {
+    const n = await predeployedIcmNetwork()
+    const { network, a, b, c } = n
+    expect(network.relayer.messenger).toBe(n.messenger.toLowerCase())
+    const onB = await deployReceiver(b, bob, n.messenger)
+    const onC = await deployReceiver(c, bob, n.messenger)
+    const toB = await sendMessage(n, a, b, onB, '0x0b')
+    const toC = await sendMessage(n, a, c, onC, '0x0c')
+    await network.relayer.settled()
+    expect([await lastMessage(b, onB), await lastMessage(c, onC)]).toEqual(['0x0b', '0x0c'])
+    expect([...network.relayer.deliveries(toB.id), ...network.relayer.deliveries(toC.id)].map((d) => d.status)).toEqual(['delivered', 'delivered'])
   })
 
   it('manual: nothing moves until asked; relay(id) and relayAll() deliver', async () => {

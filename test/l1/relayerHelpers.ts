@@ -2,6 +2,7 @@ import { expect } from 'vitest'
 import { getContractAddress, zeroAddress, type Hex, type TransactionReceipt } from 'viem'
 import { idFromString } from '../../src/core/ids.js'
 import { ICM_MESSENGER_ABI, ICM_MESSENGER_BYTECODE } from '../../src/evm/icm/messenger.js'
+import { ICM_MESSENGER_ADDRESS } from '../../src/evm/icm/predeploy.js'
 import { createNetwork, type Network, type NetworkOptions } from '../../src/network/network.js'
 import { accounts, alice, testGenesis } from './helpers.js'
 import { DURANGO_LOCAL, messengerEvents, mined, side, type Side } from './icmHelpers.js'
@@ -27,6 +28,19 @@ export function icmNetworkOptions(relayer: NetworkOptions['relayer'] = {}): Netw
       { name: 'b', genesis: testGenesis({ chainId: 22222, warpConfig }) },
     ],
     relayer: { messenger: getContractAddress({ from: deployer.address, nonce: 0n }), ...relayer },
+  }
+}
+
+/** L1s `a` and `b` and the C-chain with the messenger predeployed at its canonical address (`icm: true`) and the relayer's defaults. */
+export async function predeployedIcmNetwork(options: Partial<NetworkOptions> = {}): Promise<IcmNetwork> {
+  const network = await createNetwork({ ...icmNetworkOptions(), relayer: {}, icm: true, ...options })
+  const [la, lb] = network.l1s as [(typeof network.l1s)[0], (typeof network.l1s)[0]]
+  return {
+    network,
+    a: side(network, la.chain, la.blockchainIdBytes),
+    b: side(network, lb.chain, lb.blockchainIdBytes),
+    c: side(network, network.cChain, idFromString(network.preset.cChainId)),
+    messenger: ICM_MESSENGER_ADDRESS,
   }
 }
 
