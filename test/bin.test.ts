@@ -9,7 +9,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { vmIdFromName } from '../src/core/ids.js'
+import { encodeFunctionData } from 'viem'
+import { idFromString as decodeCb58Id, vmIdFromName } from '../src/core/ids.js'
+import { ICM_MESSENGER_ABI } from '../src/evm/icm/messenger.js'
+import { ICM_MESSENGER_ADDRESS } from '../src/evm/icm/predeploy.js'
 import { portWithNextNodeTaken } from './helpers/ports.js'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
@@ -152,5 +155,40 @@ describe('the l1sim bin (dist/l1sim.mjs)', () => {
     } finally {
       blocker.close()
     }
+  })
+
+  it('--icm --relayer manual --relayer-port: the relayer holds a message until POST /relay on its own port delivers it', async () => {
+    const bin = await startBin(['--icm', '--relayer', 'manual', '--relayer-port', '0'])
+    const relayerUrl = /ICM relayer:\s+(http:\/\/\S+)\/relay \(manual, from 0x[0-9a-f]{40}\)/.exec(bin.stdout)?.[1]
+    expect(relayerUrl).toBeDefined()
+    expect((await fetch(`${relayerUrl}/health`)).status).toBe(200)
+    const rpc = async (method: string, params: unknown[]) => ((await post(`${bin.url}/ext/bc/C/rpc`, { jsonrpc: '2.0', id: 1, method, params })) as { result: any }).result
+    const [from] = (await rpc('eth_accounts', [])) as string[]
+    const cChainId = `0x${Buffer.from(decodeCb58Id((await post(`${bin.url}/ext/info`, { jsonrpc: '2.0', id: 1, method: 'info.getBlockchainID', params: { alias: 'C' } }) as { result: { blockchainID: string } }).result.blockchainID)).toString('hex')}`
+    // A message from the C-chain to itself: sendCrossChainMessage((destination, to, (fee token, 0), 100000, [], 0x01)).
+    const data = encodeFunctionData({
+      abi: ICM_MESSENGER_ABI,
+      functionName: 'sendCrossChainMessage',
+      args: [{ destinationBlockchainID: cChainId as `0x${string}`, destinationAddress: from as `0x${string}`, feeInfo: { feeTokenAddress: `0x${'00'.repeat(20)}`, amount: 0n }, requiredGasLimit: 100_000n, allowedRelayerAddresses: [], message: '0x01' }],
+    })
+    const hash = await rpc('eth_sendTransaction', [{ from, to: ICM_MESSENGER_ADDRESS, data, gas: '0x100000' }])
+    const receipt = await rpc('eth_getTransactionReceipt', [hash])
+    const warpLog = receipt.logs.find((l: { address: string }) => l.address === '0x0200000000000000000000000000000000000005')
+    // SendCrossChainMessage(bytes32 indexed messageID, …), after the first send's BlockchainIDInitialized.
+    const messageId = receipt.logs.find((l: { topics: string[] }) => l.topics[0] === '0x2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8').topics[1]
+    const received = async () => rpc('eth_call', [{ to: ICM_MESSENGER_ADDRESS, data: encodeFunctionData({ abi: ICM_MESSENGER_ABI, functionName: 'messageReceived', args: [messageId] }) }, 'latest'])
+    expect(await received()).toBe(`0x${'00'.repeat(32)}`)
+    const relay = await fetch(`${relayerUrl}/relay`, { method: 'POST', body: JSON.stringify({ 'blockchain-id': cChainId, 'message-id': warpLog.topics[2], 'block-num': Number(receipt.blockNumber) }) })
+    expect(relay.status).toBe(200)
+    const delivery = (await relay.json()) as { 'transaction-hash': string }
+    expect((await rpc('eth_getTransactionReceipt', [delivery['transaction-hash']])).status).toBe('0x1')
+    expect(await received()).toBe(`0x${'00'.repeat(31)}01`)
+    expect(await stop(bin)).toBe(0)
+  })
+
+  it('refuses a --relayer mode it does not know', async () => {
+    const bin = spawnBin(['start', '--port', '0', '--no-scenario', '--relayer', 'sometimes'])
+    expect(await bin.exited).toBe(2)
+    expect(bin.stderr).toContain('--relayer must be auto, manual, delay=<N>s or delay=<N>blocks, got "sometimes"')
   })
 })
