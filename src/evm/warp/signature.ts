@@ -113,6 +113,7 @@ export function signMessage(
 ): BitSetSignature {
   const unsignedBytes = unsigned instanceof Uint8Array ? unsigned : encodeUnsignedMessage(unsigned)
   const { longSignatures } = bls12_381
+  const Fr = bls12_381.fields.Fr
   const indexByKey = new Map(set.validators.map((v, i) => [Buffer.from(v.publicKey).toString('hex'), i]))
   const chosen = new Map<number, Uint8Array>()
   for (const signer of signers) {
@@ -123,8 +124,12 @@ export function signMessage(
   }
   if (chosen.size === 0) throw new InvalidArgumentError('no signatures')
   const hashed = longSignatures.hash(unsignedBytes, BLS_SIGNATURE_DST)
-  const signatures = [...chosen.values()].map((secretKey) => longSignatures.sign(hashed, secretKey))
-  const aggregate = longSignatures.aggregateSignatures(signatures)
+  // Σ skᵢ·H(m) = (Σ skᵢ)·H(m): the same aggregate point (so the same bytes) for one G2
+  // multiplication instead of one per signer, most of what a relayed message costs.
+  const summed = [...chosen.values()].reduce((sum, secretKey) => Fr.add(sum, Fr.create(BigInt(`0x${Buffer.from(secretKey).toString('hex')}`))), Fr.ZERO)
+  const aggregate = Fr.is0(summed)
+    ? longSignatures.aggregateSignatures([...chosen.values()].map((secretKey) => longSignatures.sign(hashed, secretKey)))
+    : longSignatures.sign(hashed, Fr.toBytes(summed))
   return {
     signers: bitSetFromIndexes(chosen.keys()),
     signature: longSignatures.Signature.toBytes(aggregate),
