@@ -337,6 +337,10 @@ if (!external) Object.assign(results, await ethCallBench())
 // meanwhile. See bench/mine.js.
 const { mineBench } = await import('./mine.js')
 if (!external) Object.assign(results, await mineBench())
+// One ICM delivery (issue 16): a message sent on L1 a until the built-in relayer's delivery is
+// accepted on L1 b, p50/p99 over 200 messages. See bench/icm.js.
+const { icmBench } = await import('./icm.js')
+if (!external) Object.assign(results, await icmBench())
 
 const targets = {
   ...pchainTargets,
