@@ -21,7 +21,7 @@ import { WARP_ADDRESS } from '../evm/warp/predicate.js'
 import { ICM_MESSENGER_ADDRESS } from '../evm/icm/predeploy.js'
 import { teleporterMessageId, teleporterMessageOf } from './icmMessages.js'
 import type { Network } from './network.js'
-import { messageReceived, revertReason, sendDelivery, type RelayerAccount, type RelayItem } from './relayerDelivery.js'
+import { messageReceived, NO_APPLICATION_RELAYER, revertReason, sendDelivery, type RelayerAccount, type RelayItem } from './relayerDelivery.js'
 
 /** When deliveries go: `auto`, `manual`, or `delay` by virtual seconds or by blocks of the source chain. */
 export type RelayerMode = { mode: 'auto' } | { mode: 'manual' } | { mode: 'delay'; seconds?: number; blocks?: number }
@@ -167,7 +167,7 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
     }
     if (!destination) {
       // icm-relayer has no application relayer for a chain it does not know: the message is not routed.
-      publish({ ...record, status: 'skipped', error: 'Application relayer not found. Skipping message relay.' })
+      publish({ ...record, status: 'skipped', error: NO_APPLICATION_RELAYER })
       return undefined
     }
     return { record, messageId: record.messageId, unsigned, addressedPayload: teleporter.addressedPayload, message: teleporter.message, destination, sourceTime: Number(block.block.header.timestamp), source: chain, failures: 0 }

@@ -38,6 +38,9 @@ export type SendOutcome =
   | { kind: 'failed'; error: string }
   | { kind: 'sent'; txHash: Hex }
 
+/** icm-relayer's log line for a message no application relayer takes (its destination is not one it serves). */
+export const NO_APPLICATION_RELAYER = 'Application relayer not found. Skipping message relay.'
+
 /** A relayer's balance is topped up to this when it runs low on a chain (avalanche-cli funds its relayer key in each genesis). */
 const RELAYER_FUNDING = 1_000n * 10n ** 18n
 
@@ -47,7 +50,8 @@ const RELAYER_FUNDING = 1_000n * 10n ** 18n
  */
 export async function sendDelivery(network: Network, item: RelayItem, account: RelayerAccount, messenger: Hex, force: boolean): Promise<SendOutcome> {
   const dest = item.destination
-  if ((await dest.getCode(messenger, 'latest')).length === 0) return { kind: 'skipped', reason: `no messenger at ${messenger} on the destination chain` }
+  // icm-relayer is configured with the destinations that have the messenger: a chain without it has no application relayer.
+  if ((await dest.getCode(messenger, 'latest')).length === 0) return { kind: 'skipped', reason: NO_APPLICATION_RELAYER }
   if (!force) {
     const reason = await shouldNotSend(dest, item, account, messenger)
     if (reason) return { kind: 'skipped', reason }

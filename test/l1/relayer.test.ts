@@ -183,13 +183,15 @@ describe('built-in ICM relayer', () => {
     expect(network.relayer.unhealthy()).toEqual([])
   })
 
-  it('skips what icm-relayer skips: a destination outside the network, a relayer not allowed', async () => {
-    const n = await icmNetwork()
+  it('skips what icm-relayer skips: a destination outside the network or without the messenger, a relayer not allowed', async () => {
+    const n = await icmNetwork({}, ['a', 'b'])
     const { network, a, b } = n
     const onB = await deployReceiver(b, bob, n.messenger)
     const elsewhere = await sendMessage(n, a, { ...b, blockchainId: `0x${'ab'.repeat(32)}` }, onB, '0x00')
     const notUs = await sendMessage(n, a, b, onB, '0x01', { allowedRelayerAddresses: [bob.address] })
+    const noMessenger = await sendMessage(n, a, n.c, onB, '0x02')
     await network.relayer.settled()
+    expect(network.relayer.deliveries(noMessenger.id)).toMatchObject([{ status: 'skipped', destinationChain: 'C', error: 'Application relayer not found. Skipping message relay.' }])
     expect(network.relayer.deliveries(elsewhere.id)).toMatchObject([{ status: 'skipped', error: 'Application relayer not found. Skipping message relay.' }])
     expect(network.relayer.deliveries(notUs.id)).toMatchObject([{ status: 'skipped', error: 'Relayer EOA not allowed to deliver this message.' }])
     expect(await received(b, onB)).toBe(0n)

@@ -16,6 +16,7 @@ import { SEND_WARP_MESSAGE_TOPIC, WARP_ADDRESS } from '../../evm/warp/precompile
 import { formatRFC3339Nano } from '../../network/goTime.js'
 import type { Network } from '../../network/network.js'
 import type { IcmDelivery } from '../../network/relayer.js'
+import { NO_APPLICATION_RELAYER } from '../../network/relayerDelivery.js'
 import { decodeGoJson, foldName, GoJsonSyntaxError, jsonMembers, type JsonKind } from '../../rpc/node/goJson.js'
 import { readBody, sendGoError } from './evm.js'
 
@@ -96,6 +97,7 @@ const errorText = (error: unknown) => (error as { shortMessage?: string }).short
 function transactionHashOf(attempts: readonly IcmDelivery[] | undefined): string {
   if (!attempts) throw new Error('application relayer not found')
   const first = attempts[0]
+  if (first?.status === 'skipped' && first.error === NO_APPLICATION_RELAYER) throw new Error('application relayer not found')
   if (!first || first.status === 'skipped') return ZERO_HASH
   if (first.status === 'dropped') throw new Error('the delivery was dropped (relayer fault)')
   if (first.status === 'failed' || (first.status === 'reverted' && first.error)) throw new Error(first.error ?? 'delivery failed')
