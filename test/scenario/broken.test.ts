@@ -80,7 +80,7 @@ const EXPECTED: Record<string, string[]> = {
   "validator-lifecycle.unknown-key.yaml": [
     "test/scenario/broken/validator-lifecycle.unknown-key.yaml:23:11: subnets[0].convert.validators[1]: missing required key \"weight\"",
     "test/scenario/broken/validator-lifecycle.unknown-key.yaml:23:37: subnets[0].convert.validators[1].wieght: unknown key \"wieght\" (expected name, node, weight, balance)",
-    "test/scenario/broken/validator-lifecycle.unknown-key.yaml:31:5: steps[5].wait: unknown key \"wait\" (expected a step: send, deploy, call, mint, transfer, addValidator, addDelegator, registerL1Validator, setL1ValidatorWeight, increaseL1ValidatorBalance, disableL1Validator, sendAvax, atomic, advance, activate, inject, lift, relay, snapshot, revert, assert; or name, at)",
+    "test/scenario/broken/validator-lifecycle.unknown-key.yaml:31:5: steps[5].wait: unknown key \"wait\" (expected a step: send, deploy, call, mint, transfer, addValidator, addDelegator, registerL1Validator, setL1ValidatorWeight, increaseL1ValidatorBalance, disableL1Validator, sendAvax, atomic, advance, activate, inject, lift, relay, relayer, deliver, snapshot, revert, assert; or name, at)",
   ],
 }
 
