@@ -79,6 +79,20 @@ describe('built-in ICM relayer', () => {
     await expect(network.relayer.relay(first.id)).rejects.toThrow(`no pending ICM message ${first.id}`)
   })
 
+  it('a revert forgets the pending messages of the blocks it removed', async () => {
+    const n = await icmNetwork({ mode: 'manual' })
+    const { network, a, b } = n
+    const onB = await deployReceiver(b, bob, n.messenger)
+    const kept = await sendMessage(n, a, b, onB, '0x01')
+    const id = await network.snapshot()
+    await sendMessage(n, a, b, onB, '0x02')
+    expect(network.relayer.pending()).toHaveLength(2)
+    await network.revert(id)
+    expect(network.relayer.pending().map((p) => p.messageId)).toEqual([kept.id])
+    await network.relayer.relayAll()
+    expect([await received(b, onB), await lastMessage(b, onB)]).toEqual([1n, '0x01'])
+  })
+
   it('delay: a message goes after its virtual seconds, or after its source chain\'s blocks', async () => {
     const n = await icmNetwork({ mode: 'delay=5s' })
     const { network, a, b } = n
