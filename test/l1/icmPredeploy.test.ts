@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPublicClient, http, type Hex, type PublicClient } from 'viem'
@@ -10,10 +11,12 @@ import {
   ICM_MESSENGER_ADDRESS,
   ICM_MESSENGER_DEPLOYED_BYTECODE,
   ICM_MESSENGER_DEPLOYER,
+  loadNetwork,
   parseScenario,
   startDevnet,
   type Devnet,
 } from '../../src/index.js'
+import { tempDir } from '../snapshot/helpers.js'
 import { bob, testGenesis } from './helpers.js'
 import { DURANGO_LOCAL, side } from './icmHelpers.js'
 
@@ -50,6 +53,20 @@ describe('the ICM messenger predeployed at its canonical address', () => {
       const s = side(plain, chain, new Uint8Array(32))
       expect(await s.publicClient.getCode({ address: ICM_MESSENGER_ADDRESS })).toBeUndefined()
       expect(await s.publicClient.getTransactionCount({ address: ICM_MESSENGER_DEPLOYER })).toBe(0)
+    }
+  })
+
+  it('a snapshot file keeps it: the loaded network is recreated with the option', async () => {
+    const { dir, cleanup } = tempDir('icm')
+    try {
+      const network = await createNetwork({ icm: true, l1s: [{ name: 'a', genesis: l1Genesis(11111) }] })
+      await network.save(join(dir, 'icm.l1sim'))
+      const loaded = await loadNetwork(join(dir, 'icm.l1sim'))
+      const l1 = loaded.l1('a')!
+      expect(loaded.options.icm).toBe(true)
+      await expectPredeployed(side(loaded, l1.chain, l1.blockchainIdBytes).publicClient as PublicClient, side(loaded, l1.chain, l1.blockchainIdBytes).blockchainId)
+    } finally {
+      cleanup()
     }
   })
 
