@@ -70,13 +70,19 @@ describe('the ICM messenger predeployed at its canonical address', () => {
     }
   })
 
-  it('a scenario with `icm: true`, served over HTTP', async () => {
-    const scenario = parseScenario('icm: true\nl1s:\n  - name: dex\n    chainId: 99999\n    precompiles: { warp: { quorumNumerator: 67 } }\n', 'icm.yaml')
+  it('a scenario with `icm: true`, served over HTTP: on an L1 from genesis and on a chain a CreateChainTx starts', async () => {
+    // `dex` exists from genesis; `game` is started later by a CreateChainTx.
+    const scenario = parseScenario(
+      'icm: true\nl1s:\n  - name: dex\n    chainId: 99999\n    precompiles: { warp: { quorumNumerator: 67 } }\nsubnets:\n  - name: gaming\n    chains: [{ name: game, chainId: 55555, precompiles: { warp: {} } }]\n',
+      'icm.yaml',
+    )
     const devnet = await startDevnet({ port: 0, nodes: 1, scenario })
     devnets.push(devnet)
     const l1 = devnet.network.l1('dex')!
     await expectPredeployed(createPublicClient({ transport: http(devnet.rpcUrl('C')) }), `0x${Buffer.from(idFromString(devnet.network.preset.cChainId)).toString('hex')}`)
     await expectPredeployed(createPublicClient({ transport: http(devnet.rpcUrl('dex')) }), `0x${Buffer.from(l1.blockchainIdBytes).toString('hex')}`)
+    const game = devnet.network.l1('game')!
+    await expectPredeployed(createPublicClient({ transport: http(devnet.rpcUrl('game')) }), `0x${Buffer.from(game.blockchainIdBytes).toString('hex')}`)
   })
 
   it('the CLI: l1sim start --icm (the built bin)', async () => {
