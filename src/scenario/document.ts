@@ -180,7 +180,7 @@ const STEPS = {
   activate: object({ chain: req(chainRef(false)), upgrade: req(nameRef('upgrade')) }),
   inject: object({ fault: req(oneOf(FAULTS)), node: opt(nodeRef(false)), chain: opt(chainRef(false)), percent: opt(int(0, 100)), seconds: opt(int(1)) }),
   lift: byKind(scalar('all or a mapping { fault, node?, chain? }', (v) => (v === 'all' ? ('all' as const) : undefined)), object({ fault: req(oneOf(FAULTS)), node: opt(nodeRef(false)), chain: opt(chainRef(false)) })),
-  relay: object({ message: req(ref('step')), to: req(ref('contract')), method: req(str), args: opt(args), from: opt(account), signers: opt(list(nodeRef(false), { min: 1 })) }),
+  relay: object({ message: req(ref('step')), to: req(target), method: req(str), args: opt(args), from: opt(account), chain: opt(chainRef(false)), signers: opt(list(nodeRef(false), { min: 1 })) }),
   relayer: object({ mode: opt(relayerMode), drop: opt(int(1)), duplicate: opt(int(1)), reorder: opt(list(ref('step'), { min: 1 })) }),
   deliver: byKind(scalar('all or a mapping { message: step:<name> }', (v) => (v === 'all' ? ('all' as const) : undefined)), object({ message: req(ref('step')) })),
   snapshot: name,

@@ -38,11 +38,15 @@ export type Side = {
   wallet: (account: TestAccount) => WalletClient<Transport, Chain, Account>
 }
 
+/**
+ * viem over the in-process provider. No retries: viem files geth's revert code (3) under an
+ * unknown error and retries it three times with back-off, a second per refused call.
+ */
 export function side(network: Network, chain: EvmChain, blockchainIdBytes: Uint8Array): Side {
   const provider = createEIP1193Provider({ network, chain })
   const viemChain: Chain = defineChain({ id: Number(chain.chainId), name: 'chain', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: ['http://unused'] } } })
-  const publicClient = createPublicClient({ chain: viemChain, transport: custom(provider) }) as PublicClient<Transport, Chain>
-  const wallet = (account: TestAccount) => createWalletClient({ chain: viemChain, account, transport: custom(provider) })
+  const publicClient = createPublicClient({ chain: viemChain, transport: custom(provider, { retryCount: 0 }) }) as PublicClient<Transport, Chain>
+  const wallet = (account: TestAccount) => createWalletClient({ chain: viemChain, account, transport: custom(provider, { retryCount: 0 }) })
   return { chain, blockchainId: bytesToHex(blockchainIdBytes), provider, publicClient, wallet }
 }
 

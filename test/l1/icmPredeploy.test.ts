@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPublicClient, http, type Hex, type PublicClient } from 'viem'
@@ -10,10 +11,12 @@ import {
   ICM_MESSENGER_ADDRESS,
   ICM_MESSENGER_DEPLOYED_BYTECODE,
   ICM_MESSENGER_DEPLOYER,
+  loadNetwork,
   parseScenario,
   startDevnet,
   type Devnet,
 } from '../../src/index.js'
+import { tempDir } from '../snapshot/helpers.js'
 import { bob, testGenesis } from './helpers.js'
 import { DURANGO_LOCAL, side } from './icmHelpers.js'
 
@@ -53,13 +56,33 @@ describe('the ICM messenger predeployed at its canonical address', () => {
     }
   })
 
-  it('a scenario with `icm: true`, served over HTTP', async () => {
-    const scenario = parseScenario('icm: true\nl1s:\n  - name: dex\n    chainId: 99999\n    precompiles: { warp: { quorumNumerator: 67 } }\n', 'icm.yaml')
+  it('a snapshot file keeps it: the loaded network is recreated with the option', async () => {
+    const { dir, cleanup } = tempDir('icm')
+    try {
+      const network = await createNetwork({ icm: true, l1s: [{ name: 'a', genesis: l1Genesis(11111) }] })
+      await network.save(join(dir, 'icm.l1sim'))
+      const loaded = await loadNetwork(join(dir, 'icm.l1sim'))
+      const l1 = loaded.l1('a')!
+      expect(loaded.options.icm).toBe(true)
+      await expectPredeployed(side(loaded, l1.chain, l1.blockchainIdBytes).publicClient as PublicClient, side(loaded, l1.chain, l1.blockchainIdBytes).blockchainId)
+    } finally {
+      cleanup()
+    }
+  })
+
+  it('a scenario with `icm: true`, served over HTTP: on an L1 from genesis and on a chain a CreateChainTx starts', async () => {
+    // `dex` exists from genesis; `game` is started later by a CreateChainTx.
+    const scenario = parseScenario(
+      'icm: true\nl1s:\n  - name: dex\n    chainId: 99999\n    precompiles: { warp: { quorumNumerator: 67 } }\nsubnets:\n  - name: gaming\n    chains: [{ name: game, chainId: 55555, precompiles: { warp: {} } }]\n',
+      'icm.yaml',
+    )
     const devnet = await startDevnet({ port: 0, nodes: 1, scenario })
     devnets.push(devnet)
     const l1 = devnet.network.l1('dex')!
     await expectPredeployed(createPublicClient({ transport: http(devnet.rpcUrl('C')) }), `0x${Buffer.from(idFromString(devnet.network.preset.cChainId)).toString('hex')}`)
     await expectPredeployed(createPublicClient({ transport: http(devnet.rpcUrl('dex')) }), `0x${Buffer.from(l1.blockchainIdBytes).toString('hex')}`)
+    const game = devnet.network.l1('game')!
+    await expectPredeployed(createPublicClient({ transport: http(devnet.rpcUrl('game')) }), `0x${Buffer.from(game.blockchainIdBytes).toString('hex')}`)
   })
 
   it('the CLI: l1sim start --icm (the built bin)', async () => {
