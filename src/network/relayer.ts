@@ -104,6 +104,8 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
     queue = run.catch(() => undefined)
     return run
   }
+  /** Work the chains' blocks start: its failures are recorded on the deliveries, never thrown at the block's miner. */
+  const background = (task: () => Promise<unknown>) => void enqueue(task).catch(() => undefined)
   const publish = (record: IcmDelivery) => {
     history.push(record)
     events.emit('delivery', record)
@@ -124,7 +126,7 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
       const done = sent.get(tx.hash)
       if (done) {
         sent.delete(tx.hash)
-        void enqueue(() => settle(done.item, done.record, done.dest, tx.hash))
+        background(() => settle(done.item, done.record, done.dest, tx.hash))
       }
       for (const log of tx.receipt.logs) {
         if (log.address !== WARP_ADDRESS || log.topics[0] !== SEND_WARP_MESSAGE_TOPIC || log.topics[1] !== senderTopic) continue
@@ -138,7 +140,7 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
         if (item) pending.push(item)
       }
     }
-    void enqueue(deliverDue)
+    background(deliverDue)
   }
 
   const itemOf = (chain: EvmChain, block: StoredBlock, txHash: Hex, unsigned: Uint8Array): Pending | undefined => {
@@ -217,7 +219,8 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
 
   const attempt = async (item: Pending, duplicate: boolean): Promise<IcmDelivery> => {
     const base: IcmDelivery = { ...item.record, ...(duplicate ? { duplicate: true } : {}) }
-    const outcome = await sendDelivery(network, item, account, messenger, duplicate)
+    // Anything unexpected (a chain closed under it) is this attempt's failure, not the queue's.
+    const outcome = await sendDelivery(network, item, account, messenger, duplicate).catch((error: unknown) => ({ kind: 'failed' as const, error: (error as Error).message }))
     if (outcome.kind === 'skipped') {
       const record = { ...base, status: 'skipped' as const, error: outcome.reason }
       publish(record)
@@ -257,7 +260,7 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
 
   for (const chain of network.chains) watch(chain)
   network.onChainAdded(watch)
-  network.onTick(() => enqueue(deliverDue))
+  network.onTick(() => enqueue(deliverDue).catch(() => undefined))
 
   const pendingRecords = (): IcmDelivery[] => pending.map((p) => ({ ...p.record, ...(p.failures > 0 ? { status: 'failed' as const } : {}) }))
 
