@@ -100,4 +100,24 @@ describe("the relayer's API (icm-relayer's /relay, /relay/message, /health)", ()
     expect(await received()).toBe(1n)
     expect((await health()).status).toBe(200)
   })
+
+  it('sim.* controls it over the node API: getRelayer, relayerFault, relayMessages, setRelayerMode', async () => {
+    const { n, receiver, received } = await setup()
+    const sim = async (method: string, params: unknown = {}) =>
+      (await fetch(`${devnet!.url}/ext/sim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: `sim.${method}`, params }) })).json() as Promise<any>
+    const sent = await sendMessage(n, n.a, n.b, receiver, '0x45')
+    const state = await sim('getRelayer')
+    expect(state.result).toMatchObject({ address: n.network.relayer.address, messenger: n.messenger.toLowerCase(), mode: { mode: 'manual' }, pending: [{ messageId: sent.id, status: 'pending', nonce: '1', sourceChain: 'a', destinationChain: 'b' }] })
+    expect((await sim('relayerFault', { fault: 'duplicate' })).result.pending).toHaveLength(1)
+    const relayed = await sim('relayMessages', {})
+    expect(relayed.result.deliveries).toMatchObject([
+      { messageId: sent.id, status: 'delivered' },
+      { messageId: sent.id, status: 'reverted', duplicate: true, revertReason: 'TeleporterMessenger: message already received' },
+    ])
+    expect(await received()).toBe(1n)
+    expect(await sim('relayMessages', { messageID: sent.id })).toMatchObject({ error: { code: -32000, message: `no pending ICM message ${sent.id}` } })
+    expect(await sim('setRelayerMode', { mode: 'sometimes' })).toMatchObject({ error: { code: -32000, message: 'relayer mode must be auto, manual, delay=<N>s or delay=<N>blocks, got "sometimes"' } })
+    expect((await sim('setRelayerMode', { mode: 'delay=3s' })).result).toEqual({ deliveries: [] })
+    expect((await sim('getRelayer')).result.mode).toEqual({ mode: 'delay', seconds: 3 })
+  })
 })

@@ -38,6 +38,10 @@ import { reset } from './reset.js'
 import { saveSnapshot } from './saveSnapshot.js'
 import { withholdWarpSignatures } from './withholdWarpSignatures.js'
 import { resumeWarpSignatures } from './resumeWarpSignatures.js'
+import { getRelayer } from './getRelayer.js'
+import { setRelayerMode } from './setRelayerMode.js'
+import { relayMessages } from './relayMessages.js'
+import { relayerFault } from './relayerFault.js'
 
 export type { SimContext } from './context.js'
 
@@ -73,4 +77,8 @@ export const simService = {
   saveSnapshot,
   withholdWarpSignatures,
   resumeWarpSignatures,
+  getRelayer,
+  setRelayerMode,
+  relayMessages,
+  relayerFault,
 }
