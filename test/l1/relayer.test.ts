@@ -11,18 +11,23 @@ const lastMessage = (s: Side, receiver: Hex) => s.publicClient.readContract({ ad
 const received = (s: Side, receiver: Hex) => s.publicClient.readContract({ address: receiver, abi: ICMReceiver.abi, functionName: 'received' })
 const messageReceived = (n: IcmNetwork, s: Side, id: Hex) => s.publicClient.readContract({ address: n.messenger, abi: ICM_MESSENGER_ABI, functionName: 'messageReceived', args: [id] })
 
+/** Receivers on b and C, a message from a to each; checks both arrived once the relayer settles. */
+async function aToBAndC(n: IcmNetwork, toBPayload: Hex, toCPayload: Hex) {
+  const onB = await deployReceiver(n.b, bob, n.messenger)
+  const onC = await deployReceiver(n.c, bob, n.messenger)
+  const toB = await sendMessage(n, n.a, n.b, onB, toBPayload)
+  const toC = await sendMessage(n, n.a, n.c, onC, toCPayload)
+  await n.network.relayer.settled()
+  expect([await lastMessage(n.b, onB), await lastMessage(n.c, onC)]).toEqual([toBPayload, toCPayload])
+  return { onB, onC, toB, toC }
+}
+
 describe('built-in ICM relayer', () => {
   it('auto: a message from L1 A is delivered on L1 B and on the C-chain, and its receipt comes back on the next message', async () => {
     const n = await icmNetwork()
-    const { network, a, b, c } = n
-    const onB = await deployReceiver(b, bob, n.messenger)
-    const onC = await deployReceiver(c, bob, n.messenger)
+    const { network, a, b } = n
+    const { onB, toB, toC } = await aToBAndC(n, '0xb0', '0xc0')
     const onA = await deployReceiver(a, bob, n.messenger)
-
-    const toB = await sendMessage(n, a, b, onB, '0xb0')
-    const toC = await sendMessage(n, a, c, onC, '0xc0')
-    await network.relayer.settled()
-    expect([await lastMessage(b, onB), await lastMessage(c, onC)]).toEqual(['0xb0', '0xc0'])
     const [deliveredB] = network.relayer.deliveries(toB.id)
     expect(deliveredB).toMatchObject({ status: 'delivered', sourceChain: 'a', destinationChain: 'b', nonce: 1n, sourceTxHash: toB.receipt.transactionHash })
     const events = await deliveryEvents(n, b, deliveredB!.txHash!)
@@ -39,7 +44,7 @@ describe('built-in ICM relayer', () => {
     expect(backEvents.find((e) => e.eventName === 'ReceiptReceived')!.args).toMatchObject({ messageID: toB.id, relayerRewardAddress: getAddress(network.relayer.rewardAddress) })
 
     // The C-chain sends too: a primary-network message signed by the destination L1's validators.
-    const fromC = await sendMessage(n, c, b, onB, '0xcb')
+    const fromC = await sendMessage(n, n.c, b, onB, '0xcb')
     await network.relayer.settled()
     expect(await lastMessage(b, onB)).toBe('0xcb')
     expect(network.relayer.deliveries(fromC.id)).toMatchObject([{ status: 'delivered', sourceChain: 'C', destinationChain: 'b' }])
@@ -48,14 +53,9 @@ describe('built-in ICM relayer', () => {
 
   it('with the messenger predeployed (icm: true) the relayer serves the canonical address out of the box', async () => {
     const n = await predeployedIcmNetwork()
-    const { network, a, b, c } = n
+    const { network } = n
     expect(network.relayer.messenger).toBe(n.messenger.toLowerCase())
-    const onB = await deployReceiver(b, bob, n.messenger)
-    const onC = await deployReceiver(c, bob, n.messenger)
-    const toB = await sendMessage(n, a, b, onB, '0x0b')
-    const toC = await sendMessage(n, a, c, onC, '0x0c')
-    await network.relayer.settled()
-    expect([await lastMessage(b, onB), await lastMessage(c, onC)]).toEqual(['0x0b', '0x0c'])
+    const { toB, toC } = await aToBAndC(n, '0x0b', '0x0c')
     expect([...network.relayer.deliveries(toB.id), ...network.relayer.deliveries(toC.id)].map((d) => d.status)).toEqual(['delivered', 'delivered'])
   })
 
