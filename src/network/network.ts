@@ -500,6 +500,25 @@ export class Network {
    * `fraction` of the stake is cut off; returns the nodes disconnected.
    */
   disconnectStake(fraction: number, subnetId: string = PRIMARY_NETWORK_ID): SimNode[] {
+    const chosen = this.#heaviestStake(fraction, subnetId)
+    for (const node of chosen) this.faults.disconnectNode(node.index)
+    return chosen
+  }
+
+  /**
+   * Has a subnet's (or the primary network's) validators, heaviest first, withhold their warp
+   * signatures until at least `fraction` of the stake signs nothing; they stay connected, so the
+   * aggregator counts their stake as reachable and fails on the signatures it collects (or passes
+   * with a lower `quorum-percentage`). Returns the nodes that withhold.
+   */
+  withholdWarpStake(fraction: number, subnetId: string = PRIMARY_NETWORK_ID): SimNode[] {
+    const chosen = this.#heaviestStake(fraction, subnetId)
+    for (const node of chosen) this.faults.withholdWarpSignatures(node.index)
+    return chosen
+  }
+
+  /** The subnet's simulated validators, heaviest first, until at least `fraction` of its stake is among them. */
+  #heaviestStake(fraction: number, subnetId: string): SimNode[] {
     if (!(fraction > 0 && fraction <= 1)) throw new InvalidArgumentError(`fraction must be above 0 and at most 1, got ${fraction}`)
     const validators = [...this.validators.get(subnetId)].sort((a, b) => (a.weight === b.weight ? 0 : a.weight > b.weight ? -1 : 1))
     const total = validators.reduce((sum, v) => sum + v.weight, 0n)
@@ -509,7 +528,6 @@ export class Network {
       if (Number(cut) / Number(total) >= fraction) break
       const node = this.node(v.nodeId)
       if (!node) continue
-      this.faults.disconnectNode(node.index)
       chosen.push(node)
       cut += v.weight
     }

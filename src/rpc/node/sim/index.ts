@@ -37,6 +37,7 @@ import { revert } from './revert.js'
 import { reset } from './reset.js'
 import { saveSnapshot } from './saveSnapshot.js'
 import { withholdWarpSignatures } from './withholdWarpSignatures.js'
+import { withholdWarpStake } from './withholdWarpStake.js'
 import { resumeWarpSignatures } from './resumeWarpSignatures.js'
 
 export type { SimContext } from './context.js'
@@ -72,5 +73,6 @@ export const simService = {
   reset,
   saveSnapshot,
   withholdWarpSignatures,
+  withholdWarpStake,
   resumeWarpSignatures,
 }
