@@ -47,6 +47,7 @@ export { signWarpMessage, findWarpMessage, warpMessageId, type SignWarpOptions }
 export { signPChainWarpMessage, verifyPChainWarpRequest, pchainWarpMessage, PChainWarpRefusal, PCHAIN_WARP_ERROR_CODES } from './network/pchainWarp.js'
 export { AggregationError, DEFAULT_QUORUM_PERCENTAGE, type AggregateSignaturesRequest, type SignatureAggregator, type WarpMessageSource } from './network/aggregator.js'
 export { createSignatureAggregatorServer } from './api/aggregatorServer.js'
+export { TxWarpMessageError, warpRequestOfTx } from './network/txWarpMessages.js'
 export { packPredicate, packPredicateHex, WARP_ADDRESS } from './evm/warp/predicate.js'
 export { parseUnsignedMessage, parseMessage } from './evm/warp/codec.js'
 export {

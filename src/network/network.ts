@@ -24,6 +24,7 @@ import { Keychain, XWallet } from '../platform/xchain/wallet.js'
 import { addressFromPrivateKey } from '../platform/secp256k1fx.js'
 import { SUBNET_EVM_ID } from './version.js'
 import { createSignatureAggregator, type AggregateSignaturesRequest, type SignatureAggregator } from './aggregator.js'
+import { warpRequestOfTx } from './txWarpMessages.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, lastUpgradeTime, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 import type { DataApiOptions } from '../api/routes/data/config.js'
@@ -358,6 +359,15 @@ export class Network {
   /** Aggregates signatures for a warp message the network produced; throws an `AggregationError` as the real aggregator refuses. */
   aggregateSignatures(request: AggregateSignaturesRequest): Uint8Array {
     return this.signatureAggregator.aggregate(request)
+  }
+
+  /**
+   * Aggregates signatures for the warp message a transaction gave rise to (a P-chain tx's ACP-77
+   * message, an EVM tx's `sendWarpMessage`; see `txWarpMessages.ts`), through the same aggregator;
+   * throws a `TxWarpMessageError` for a tx it does not have or that made none.
+   */
+  aggregateSignaturesOfTx(txHash: string): Uint8Array {
+    return this.signatureAggregator.aggregate(warpRequestOfTx(this, txHash))
   }
 
   /** The unsigned warp message of a C-chain or L1 block's hash (for `getVerifiedWarpBlockHash`); sign it with {@link signWarpMessage}. */

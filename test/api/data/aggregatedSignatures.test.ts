@@ -57,6 +57,9 @@ describe('getAggregatedSignatures on P-chain transactions', () => {
     const { signedMessage } = await get(convertTx)
     const conversionId = devnet.network.primary.pchain.state.getSubnet(subnetId)!.conversion!.conversionId
     expect(signedBy(signedMessage)).toEqual(Buffer.from(pchainWarpMessage(devnet.network, encodeSubnetToL1Conversion(idFromString(conversionId)))))
+    // the library call goes through the same aggregator
+    expect(signedBy(Buffer.from(devnet.network.aggregateSignaturesOfTx(convertTx)).toString('hex'))).toEqual(signedBy(signedMessage))
+    expect(() => devnet.network.aggregateSignaturesOfTx('nonsense')).toThrow(expect.objectContaining({ name: 'TxWarpMessageError', status: 404, shortMessage: 'Transaction nonsense not found' }))
   })
 
   it('RegisterL1ValidatorTx: the registration (true while it validates, false once removed); SetL1ValidatorWeightTx: the weight acknowledgement of the current nonce only', async () => {
