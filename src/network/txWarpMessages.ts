@@ -8,7 +8,9 @@
  *   `ConvertSubnetToL1Tx` → `SubnetToL1ConversionMessage` (justified by the subnet id);
  *   `RegisterL1ValidatorTx` → `L1ValidatorRegistrationMessage(validationID, true)` while the
  *   validator exists, `false` once it is gone (justified by the RegisterL1Validator message);
- *   `SetL1ValidatorWeightTx` → the `L1ValidatorWeightMessage` acknowledging its nonce and weight.
+ *   `SetL1ValidatorWeightTx` → the `L1ValidatorWeightMessage` acknowledging its nonce and weight,
+ *   or, for a removal (weight 0), `L1ValidatorRegistrationMessage(validationID, false)` justified
+ *   by the registration (its RegisterL1Validator message, or its conversion's SubnetIDIndex).
  *   The L1's validators sign it (the signing subnet is the subnet the message concerns, as the
  *   L1 verifying it checks).
  * - An EVM tx hash (`0x`, on the C-chain or an L1): the first `sendWarpMessage` it made, signed by
@@ -22,7 +24,7 @@ import { parseAddressedCall, parseMessage, parseUnsignedMessage } from '../evm/w
 import { SEND_WARP_MESSAGE_TOPIC } from '../evm/warp/precompile.js'
 import { WARP_ADDRESS } from '../evm/warp/predicate.js'
 import type { PChainSignedTx } from '../platform/txs.js'
-import { encodeL1ValidatorRegistration, encodeL1ValidatorWeight, encodeSubnetToL1Conversion, parseL1ValidatorWeight, parseRegisterL1Validator, registerValidationId } from '../platform/pchain/warpMessages.js'
+import { conversionValidationId, encodeL1ValidatorRegistration, encodeL1ValidatorWeight, encodeSubnetToL1Conversion, parseL1ValidatorWeight, parseRegisterL1Validator, registerValidationId } from '../platform/pchain/warpMessages.js'
 import type { AggregateSignaturesRequest } from './aggregator.js'
 import type { Network } from './network.js'
 import { pchainWarpMessage } from './pchainWarp.js'
@@ -73,6 +75,8 @@ export function warpRequestOfTx(network: Network, txHash: string): AggregateSign
     case 'SetL1ValidatorWeightTx': {
       const weight = parseL1ValidatorWeight(parseAddressedCall(parseUnsignedMessage(signedMessageUnsigned(tx.message)).payload).payload)
       const validator = state.getL1Validator(idToString(weight.validationId))
+      // A removal (weight 0) is acknowledged by the registration message saying it is gone, as the manager completes a removal with.
+      if (weight.weight === 0n) return removalRequest(network, weight.validationId)
       return {
         message: pchainWarpMessage(network, encodeL1ValidatorWeight(weight)),
         justification: new Uint8Array(0),
@@ -85,6 +89,44 @@ export function warpRequestOfTx(network: Network, txHash: string): AggregateSign
   }
 }
 
+/**
+ * `L1ValidatorRegistration(validationID, false)` with the justification that proves it: the
+ * RegisterL1Validator message that registered it, or the conversion that made it (SubnetIDIndex),
+ * found among the P-chain's accepted txs.
+ */
+function removalRequest(network: Network, validationId: Uint8Array): AggregateSignaturesRequest {
+  const id = idToString(validationId)
+  const message = pchainWarpMessage(network, encodeL1ValidatorRegistration(validationId, false))
+  for (const stored of network.primary.pchain.state.txs()) {
+    const tx = (stored.tx as PChainSignedTx).unsigned
+    if (tx.type === 'RegisterL1ValidatorTx') {
+      const register = parseAddressedCall(parseUnsignedMessage(signedMessageUnsigned(tx.message)).payload).payload
+      if (idToString(registerValidationId(register)) === id) return { message, justification: registerJustification(register), signingSubnetId: idToString(parseRegisterL1Validator(register).subnetId) }
+    } else if (tx.type === 'ConvertSubnetToL1Tx') {
+      const index = tx.validators.findIndex((_, i) => idToString(conversionValidationId(tx.subnetId, i)) === id)
+      if (index >= 0) return { message, justification: conversionJustification(tx.subnetId, index), signingSubnetId: idToString(tx.subnetId) }
+    }
+  }
+  // Not found: the P-chain's verifier refuses the request as the node would.
+  return { message, justification: new Uint8Array(0) }
+}
+
+/** `L1ValidatorRegistrationJustification{convert_subnet_to_l1_tx_data: SubnetIDIndex{subnet_id, index}}` (protobuf fields 1 → 1, 2). */
+function conversionJustification(subnetId: Uint8Array, index: number): Uint8Array {
+  const inner = [0x0a, subnetId.length, ...subnetId, ...(index === 0 ? [] : [0x10, ...varint(index)])]
+  return Uint8Array.from([0x0a, ...varint(inner.length), ...inner])
+}
+
+/** A protobuf varint. */
+function varint(n: number): number[] {
+  const out: number[] = []
+  do {
+    out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0))
+    n = Math.floor(n / 128)
+  } while (n > 0)
+  return out
+}
+
 /** The unsigned part of a signed warp message (the P-chain accepted it, so it parses). */
 function signedMessageUnsigned(signed: Uint8Array): Uint8Array {
   return parseMessage(signed).unsignedBytes
@@ -92,13 +134,7 @@ function signedMessageUnsigned(signed: Uint8Array): Uint8Array {
 
 /** `L1ValidatorRegistrationJustification{register_l1_validator_message}` (protobuf field 2, length-delimited). */
 function registerJustification(register: Uint8Array): Uint8Array {
-  const length: number[] = []
-  let n = register.length
-  do {
-    length.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0))
-    n >>>= 7
-  } while (n > 0)
-  return Uint8Array.from([0x12, ...length, ...register])
+  return Uint8Array.from([0x12, ...varint(register.length), ...register])
 }
 
 function evmTxRequest(network: Network, hash: string): AggregateSignaturesRequest {

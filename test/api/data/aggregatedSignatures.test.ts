@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Glacier, type Network as GlacierNetwork } from '@avalabs/glacier-sdk'
 import type { Hex } from 'viem'
-import { idFromString } from '../../../src/core/ids.js'
+import { idFromString, idToString } from '../../../src/core/ids.js'
 import { parseMessage } from '../../../src/evm/warp/codec.js'
 import { canonicalValidatorSet, verifyWarpMessage } from '../../../src/evm/warp/signature.js'
 import { startDevnet, type Devnet } from '../../../src/index.js'
 import { pchainWarpMessage } from '../../../src/network/pchainWarp.js'
-import { encodeL1ValidatorRegistration, encodeL1ValidatorWeight, encodeSubnetToL1Conversion } from '../../../src/platform/pchain/warpMessages.js'
+import { conversionValidationId, encodeL1ValidatorRegistration, encodeL1ValidatorWeight, encodeSubnetToL1Conversion } from '../../../src/platform/pchain/warpMessages.js'
 import { testGenesis } from '../../l1/helpers.js'
 import { warpDevnet } from '../../helpers/warpDevnet.js'
 
@@ -62,7 +62,7 @@ describe('getAggregatedSignatures on P-chain transactions', () => {
     expect(() => devnet.network.aggregateSignaturesOfTx('nonsense')).toThrow(expect.objectContaining({ name: 'TxWarpMessageError', status: 404, shortMessage: 'Transaction nonsense not found' }))
   })
 
-  it('RegisterL1ValidatorTx: the registration (true while it validates, false once removed); SetL1ValidatorWeightTx: the weight acknowledgement of the current nonce only', async () => {
+  it('RegisterL1ValidatorTx: the registration (true while it validates, false once removed); SetL1ValidatorWeightTx: the weight acknowledgement of the current nonce only, a removal\'s registration false', async () => {
     const registration = (registered: boolean) => Buffer.from(pchainWarpMessage(devnet.network, encodeL1ValidatorRegistration(idFromString(validationId), registered)))
     expect(signedBy((await get(registerTx)).signedMessage)).toEqual(registration(true))
 
@@ -76,8 +76,14 @@ describe('getAggregatedSignatures on P-chain transactions', () => {
       body: { message: 'failed to aggregate signatures. error: failed to collect a threshold of signatures', statusCode: 500, error: 'Internal Server Error' },
     })
 
-    p.setL1ValidatorWeight({ validationId, weight: 0n })
+    // a removal (weight 0) is acknowledged by the registration saying it is gone, justified by the RegisterL1Validator message
+    const removalTx = p.setL1ValidatorWeight({ validationId, weight: 0n }).txId
     expect(signedBy((await get(registerTx)).signedMessage)).toEqual(registration(false))
+    expect(signedBy((await get(removalTx)).signedMessage)).toEqual(registration(false))
+    // … or, for a validator of the conversion, by its SubnetIDIndex
+    const converted = idToString(conversionValidationId(idFromString(subnetId), 1))
+    const removeConverted = p.setL1ValidatorWeight({ validationId: converted, weight: 0n }).txId
+    expect(signedBy((await get(removeConverted)).signedMessage)).toEqual(Buffer.from(pchainWarpMessage(devnet.network, encodeL1ValidatorRegistration(idFromString(converted), false))))
   })
 
   it('refuses a tx it does not have (404), one that made no warp message (400), and a bad network name', async () => {
