@@ -16,11 +16,11 @@ import { startDevnet, type Devnet } from '../../src/index.js'
 import { conversionValidationId } from '../../src/platform/pchain/warpMessages.js'
 import { WarpReceiver } from '../fixtures/contracts/index.js'
 import { warpDevnet } from '../helpers/warpDevnet.js'
-import { alice, carol, testGenesis } from '../l1/helpers.js'
+import { alice, carol } from '../l1/helpers.js'
+import { convertedL1 } from '../helpers/convertedL1.js'
 
 const NOT_ENOUGH_SIGNATURES = 'failed to aggregate signatures. error: failed to collect a threshold of signatures'
 const WARP = '0x0200000000000000000000000000000000000005' as const
-const DURANGO_LOCAL = 1607144400
 const warpAbi = parseAbi(['function sendWarpMessage(bytes payload) returns (bytes32 messageID)'])
 
 const sim = async (devnet: Devnet, method: string, params: object = {}) => {
@@ -81,11 +81,8 @@ describe('validator churn on the P-chain between send and aggregation', () => {
   beforeAll(async () => {
     devnet = await startDevnet({ port: 0, nodes: 5 })
     const network = devnet.network
-    const { p } = network.wallets(1)!
-    ;({ subnetId } = p.createSubnet())
-    const { blockchainId } = p.createChain({ subnetId, name: 'conv', vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy', genesis: JSON.stringify(testGenesis({ chainId: 55558, warpConfig: { blockTimestamp: DURANGO_LOCAL } })) })
-    await network.startChainFromP(blockchainId)
-    p.convertSubnetToL1({ subnetId, chainId: blockchainId, address: '0x0000000000000000000000000000000000000abc', validators: [0, 1, 2].map((i) => ({ node: network.nodes[i]!.identity, weight: 100n, balance: 10n ** 9n })) })
+    let blockchainId: string
+    ;({ subnetId, blockchainId } = await convertedL1(network, { name: 'conv', chainId: 55558, warp: true }))
     // the message, sent through viem on the converted L1
     const l1 = defineChain({ id: 55558, name: 'conv', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [devnet.rpcUrl(blockchainId)] } } })
     const hash = await createWalletClient({ chain: l1, account: alice, transport: http() }).writeContract({ address: WARP, abi: warpAbi, functionName: 'sendWarpMessage', args: ['0x5eed'] })

@@ -14,7 +14,7 @@ import { canonicalValidatorSet, verifyWarpMessage } from '../../../src/evm/warp/
 import { startDevnet, type Devnet } from '../../../src/index.js'
 import { pchainWarpMessage } from '../../../src/network/pchainWarp.js'
 import { conversionValidationId, encodeL1ValidatorRegistration, encodeL1ValidatorWeight, encodeSubnetToL1Conversion } from '../../../src/platform/pchain/warpMessages.js'
-import { testGenesis } from '../../l1/helpers.js'
+import { convertedL1 } from '../../helpers/convertedL1.js'
 import { warpDevnet } from '../../helpers/warpDevnet.js'
 
 const local = 'local' as GlacierNetwork
@@ -34,11 +34,8 @@ describe('getAggregatedSignatures on P-chain transactions', () => {
     devnet = await startDevnet({ port: 0, nodes: 5, dataApi: { validateResponses: true } })
     glacier = new Glacier({ BASE: devnet.url })
     const network = devnet.network
+    ;({ subnetId, convertTx } = await convertedL1(network, { name: 'conv', chainId: 55557 }))
     const { p } = network.wallets(1)!
-    ;({ subnetId } = p.createSubnet())
-    const { blockchainId } = p.createChain({ subnetId, name: 'conv', vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy', genesis: JSON.stringify(testGenesis({ chainId: 55557 })) })
-    await network.startChainFromP(blockchainId)
-    convertTx = p.convertSubnetToL1({ subnetId, chainId: blockchainId, address: '0x0000000000000000000000000000000000000abc', validators: [0, 1, 2].map((i) => ({ node: network.nodes[i]!.identity, weight: 100n, balance: 10n ** 9n })) }).txId
     const registered = p.registerL1Validator({ subnetId, node: network.nodes[3]!.identity, weight: 50n, balance: 10n ** 9n })
     ;({ txId: registerTx, validationId } = registered)
   })
