@@ -1,6 +1,6 @@
 import type { Hex } from '../core/hex.js'
 import { InvalidCursorError, StaleCursorError, type EvmIndexer, type Page, type TeleporterRecord } from './evm.js'
-import type { TeleporterMessage } from './teleporter.js'
+import type { TeleporterFeeInfo, TeleporterMessage } from './teleporter.js'
 
 /**
  * Interchain Messaging across the network's EVM chains: each chain's indexer records the
@@ -36,6 +36,8 @@ export type IcmMessageView = {
   executed: boolean
   /** A `ReceiptReceived` for it on the source chain: a message back carried its receipt. */
   receiptDelivered: boolean
+  /** The fee: the send's, or the last `AddFeeAmount` total on the source chain; none without a send. */
+  feeInfo?: TeleporterFeeInfo
 }
 
 export type IcmQuery = {
@@ -73,7 +75,9 @@ function sendOf(chains: readonly IcmChain[], receive: Receive, destination: IcmC
 function sentView(chains: readonly IcmChain[], chain: IcmChain, send: Send): IcmMessageView {
   const destination = receiveOf(chains, send, chain)
   const executed = destination?.chain.indexer.teleporterOutcomes(send.messageId).some((o) => o.kind === 'executed' && o.remoteBlockchainId === chain.blockchainId) ?? false
-  const receiptDelivered = chain.indexer.teleporterOutcomes(send.messageId).some((o) => o.kind === 'receiptReceived' && o.remoteBlockchainId === send.remoteBlockchainId)
+  const outcomes = chain.indexer.teleporterOutcomes(send.messageId)
+  const receiptDelivered = outcomes.some((o) => o.kind === 'receiptReceived' && o.remoteBlockchainId === send.remoteBlockchainId)
+  const raised = outcomes.filter((o) => o.kind === 'feeAdded' && o.messenger === send.messenger).at(-1)
   return {
     messageId: send.messageId,
     status: destination ? 'delivered' : 'pending',
@@ -85,6 +89,7 @@ function sentView(chains: readonly IcmChain[], chain: IcmChain, send: Send): Icm
     ...(destination ? { destination } : {}),
     executed,
     receiptDelivered,
+    feeInfo: raised?.kind === 'feeAdded' ? raised.feeInfo : send.feeInfo,
   }
 }
 

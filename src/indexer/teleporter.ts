@@ -14,7 +14,9 @@ import type { Hex } from '../core/hex.js'
  *   destination chain, when the message's call succeeded (at delivery or on a retry);
  * - `ReceiptReceived(bytes32 indexed messageID, bytes32 indexed destinationBlockchainID,
  *   address indexed relayerRewardAddress, TeleporterFeeInfo feeInfo)` on the source chain, when a
- *   message back from the destination carried this message's receipt.
+ *   message back from the destination carried this message's receipt;
+ * - `AddFeeAmount(bytes32 indexed messageID, TeleporterFeeInfo updatedFeeInfo)` on the source
+ *   chain, when someone raised the message's fee (the new total).
  *
  * Recognised by topic whatever contract emits them (the messenger's address differs per
  * deployment), as the hosted indexer keys on the event, not on one address; a log whose data does
@@ -27,6 +29,7 @@ export const SEND_CROSS_CHAIN_MESSAGE_SIGNATURE = `SendCrossChainMessage(bytes32
 export const RECEIVE_CROSS_CHAIN_MESSAGE_SIGNATURE = `ReceiveCrossChainMessage(bytes32,bytes32,address,address,${TELEPORTER_MESSAGE_TYPE})`
 export const MESSAGE_EXECUTED_SIGNATURE = 'MessageExecuted(bytes32,bytes32)'
 export const RECEIPT_RECEIVED_SIGNATURE = 'ReceiptReceived(bytes32,bytes32,address,(address,uint256))'
+export const ADD_FEE_AMOUNT_SIGNATURE = 'AddFeeAmount(bytes32,(address,uint256))'
 /** Keccak-256 of {@link SEND_CROSS_CHAIN_MESSAGE_SIGNATURE}. */
 export const SEND_CROSS_CHAIN_MESSAGE_TOPIC: Hex = '0x2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8'
 /** Keccak-256 of {@link RECEIVE_CROSS_CHAIN_MESSAGE_SIGNATURE}. */
@@ -35,6 +38,8 @@ export const RECEIVE_CROSS_CHAIN_MESSAGE_TOPIC: Hex = '0x292ee90bbaf70b5d4936025
 export const MESSAGE_EXECUTED_TOPIC: Hex = '0x34795cc6b122b9a0ae684946319f1e14a577b4e8f9b3dda9ac94c21a54d3188c'
 /** Keccak-256 of {@link RECEIPT_RECEIVED_SIGNATURE}. */
 export const RECEIPT_RECEIVED_TOPIC: Hex = '0xd13a7935f29af029349bed0a2097455b91fd06190a30478c575db3f31e00bf57'
+/** Keccak-256 of {@link ADD_FEE_AMOUNT_SIGNATURE}. */
+export const ADD_FEE_AMOUNT_TOPIC: Hex = '0xc1bfd1f1208927dfbd414041dcb5256e6c9ad90dd61aec3249facbd34ff7b3e1'
 
 export type TeleporterDirection = 'SOURCE_TRANSACTION' | 'DESTINATION_TRANSACTION'
 
@@ -68,10 +73,11 @@ export type TeleporterEvent =
   | (EventBase & { kind: 'send'; direction: 'SOURCE_TRANSACTION'; message: TeleporterMessage; feeInfo: TeleporterFeeInfo })
   | (EventBase & { kind: 'receive'; direction: 'DESTINATION_TRANSACTION'; message: TeleporterMessage; deliverer: Hex; rewardRedeemer: Hex })
 
-/** What happened to a message after it was sent or received: its call executed, or its receipt came back. */
+/** What happened to a message after it was sent or received: its call executed, its receipt came back, its fee was raised. */
 export type TeleporterOutcome =
   | (EventBase & { kind: 'executed' })
   | (EventBase & { kind: 'receiptReceived'; relayerRewardAddress: Hex; feeInfo: TeleporterFeeInfo })
+  | (Omit<EventBase, 'remoteBlockchainId'> & { kind: 'feeAdded'; feeInfo: TeleporterFeeInfo })
 
 const MESSAGE_PARAMETER = {
   type: 'tuple',
@@ -141,7 +147,7 @@ export function decodeTeleporterLog(log: { address: string; topics: readonly Hex
   return undefined
 }
 
-/** The execution or receipt event a log carries, or undefined. */
+/** The execution, receipt or fee event a log carries, or undefined. */
 export function decodeTeleporterOutcome(log: { address: string; topics: readonly Hex[]; data: Hex }): TeleporterOutcome | undefined {
   const topic0 = log.topics[0]
   if (topic0 === MESSAGE_EXECUTED_TOPIC && log.topics.length === 3) return { ...base(log), kind: 'executed' }
@@ -149,6 +155,11 @@ export function decodeTeleporterOutcome(log: { address: string; topics: readonly
     const fee = decode<readonly [readonly [string, bigint]]>([FEE_PARAMETER], log.data)
     if (!fee) return undefined
     return { ...base(log), kind: 'receiptReceived', relayerRewardAddress: topicAddress(log.topics[3]!), feeInfo: { feeTokenAddress: lower(fee[0][0]), amount: fee[0][1] } }
+  }
+  if (topic0 === ADD_FEE_AMOUNT_TOPIC && log.topics.length === 2) {
+    const fee = decode<readonly [readonly [string, bigint]]>([FEE_PARAMETER], log.data)
+    if (!fee) return undefined
+    return { messageId: lower(log.topics[1]!), messenger: lower(log.address), kind: 'feeAdded', feeInfo: { feeTokenAddress: lower(fee[0][0]), amount: fee[0][1] } }
   }
   return undefined
 }

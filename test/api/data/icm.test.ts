@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Glacier, type Network as GlacierNetwork } from '@avalabs/glacier-sdk'
-import { bytesToHex, createPublicClient, createWalletClient, defineChain, getAddress, http, keccak256, toHex, type Hex } from 'viem'
+import { bytesToHex, createPublicClient, createWalletClient, defineChain, getAbiItem, getAddress, http, keccak256, toEventSelector, toHex, type Hex } from 'viem'
 import { cb58Decode } from '../../../src/core/cb58.js'
 import { startDevnet, type Devnet } from '../../../src/index.js'
+import { ADD_FEE_AMOUNT_SIGNATURE, ADD_FEE_AMOUNT_TOPIC, MESSAGE_EXECUTED_SIGNATURE, MESSAGE_EXECUTED_TOPIC, RECEIPT_RECEIVED_SIGNATURE, RECEIPT_RECEIVED_TOPIC } from '../../../src/indexer/teleporter.js'
 import { ERC20, TeleporterEvents } from '../../fixtures/contracts/index.js'
 import { alice, bob, carol, testGenesis } from '../../l1/helpers.js'
 
@@ -87,6 +88,19 @@ beforeAll(async () => {
 })
 afterAll(() => devnet.close())
 
+describe('the messenger\'s events', () => {
+  it('have the topics of ITeleporterMessenger.sol, as the fixture declaring them compiles them', () => {
+    for (const [name, signature, topic] of [
+      ['MessageExecuted', MESSAGE_EXECUTED_SIGNATURE, MESSAGE_EXECUTED_TOPIC],
+      ['ReceiptReceived', RECEIPT_RECEIVED_SIGNATURE, RECEIPT_RECEIVED_TOPIC],
+      ['AddFeeAmount', ADD_FEE_AMOUNT_SIGNATURE, ADD_FEE_AMOUNT_TOPIC],
+    ] as const) {
+      expect(keccak256(toHex(signature))).toBe(topic)
+      expect(toEventSelector(getAbiItem({ abi: TeleporterEvents.abi, name }))).toBe(topic)
+    }
+  })
+})
+
 describe('getIcmMessage', () => {
   it('a sent message not yet received is pending, with the message, its fee and its source transaction', async () => {
     const got = await glacier.interchainMessaging.getIcmMessage({ messageId: ID_1.slice(2) })
@@ -112,6 +126,18 @@ describe('getIcmMessage', () => {
     })
     // 0x-prefixed ids are the same message
     expect((await glacier.interchainMessaging.getIcmMessage({ messageId: ID_1 })).messageId).toBe(ID_1.slice(2))
+  })
+
+  it('an AddFeeAmount on the source chain raises rewardDetails to its total (a revert undoes it)', async () => {
+    const snapshot = await devnet.network.snapshot()
+    await write(a, a.messenger, TeleporterEvents.abi, 'addFee', [ID_1, { feeTokenAddress: feeToken, amount: 7000n }])
+    expect((await glacier.interchainMessaging.getIcmMessage({ messageId: ID_1 })).rewardDetails).toMatchObject({ symbol: 'FEE', value: '7000' })
+    // the same event from another contract is not this messenger's
+    const other = await deploy(a, TeleporterEvents.abi, TeleporterEvents.bytecode)
+    await write(a, other, TeleporterEvents.abi, 'addFee', [ID_1, { feeTokenAddress: feeToken, amount: 9n }])
+    expect((await glacier.interchainMessaging.getIcmMessage({ messageId: ID_1 })).rewardDetails.value).toBe('7000')
+    await devnet.network.revert(snapshot)
+    expect((await glacier.interchainMessaging.getIcmMessage({ messageId: ID_1 })).rewardDetails.value).toBe('5000')
   })
 
   it('a receive whose source chain is not indexed is delivered_source_not_indexed', async () => {

@@ -53,12 +53,12 @@ function transaction(chain: IcmChain, record: TeleporterRecord): IcmSourceTransa
 }
 
 /**
- * The fee the sender put on the message (its `TeleporterFeeInfo`), with the fee token's metadata
+ * The fee the sender put on the message (its `TeleporterFeeInfo`, or the total an `AddFeeAmount` raised it to), with the fee token's metadata
  * read on the source chain; a message without a send in the index has no fee known: the zero
  * token and amount, as a message sent without a fee says.
  */
 async function rewardDetails(view: IcmMessageView): Promise<IcmRewardDetails> {
-  const fee = view.source?.record.feeInfo ?? { feeTokenAddress: ZERO_ADDRESS as Hex, amount: 0n }
+  const fee = view.feeInfo ?? { feeTokenAddress: ZERO_ADDRESS as Hex, amount: 0n }
   const source = view.source?.chain as DataIcmChain | undefined
   const info = source && fee.feeTokenAddress !== ZERO_ADDRESS ? await tokenInfo(source.evm, fee.feeTokenAddress) : { name: '', symbol: '', decimals: 0 }
   const price = 'price' in info ? info.price : undefined
