@@ -252,5 +252,9 @@ describe('listIcmMessagesByAddress', () => {
       status: 400,
       body: { message: ['Invalid address format'], statusCode: 400, error: 'Bad Request' },
     })
+    expect(await refusal(glacier.interchainMessaging.listIcmMessagesByAddress({ address: '0x1234', pageSize: 0 }))).toEqual({
+      status: 400,
+      body: { message: ['pageSize must not be less than 1', 'Invalid address format'], statusCode: 400, error: 'Bad Request' },
+    })
   })
 })

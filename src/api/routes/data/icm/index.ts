@@ -57,10 +57,12 @@ export function icmDataRoutes(network: Network): V1Routes {
   return (app: FastifyInstance, ctx: V1Context) => {
     const { tokens } = ctx
 
-    const list = async (op: 'listIcmMessages' | 'listIcmMessagesByAddress', query: QueryReader, filters: Omit<IcmQuery, 'cursor' | 'pageSize'>, scopeFilters: PageScope['filters']): Promise<ListIcmMessagesResponse> => {
+    /** A page of messages; `pathErrors` (a bad path parameter) come after the query's, as on the other address routes. */
+    const list = async (op: 'listIcmMessages' | 'listIcmMessagesByAddress', query: QueryReader, filters: Omit<IcmQuery, 'cursor' | 'pageSize'>, scopeFilters: PageScope['filters'], pathErrors: string[] = []): Promise<ListIcmMessagesResponse> => {
       const pageSize = query.pageSize(PAGE_SIZE_BOUNDS[op])
       const pageToken = query.pageToken()
       const name = query.enum('network', acceptedNetworkNames(network.preset.networkId))
+      query.errors.push(...pathErrors)
       query.finish()
       const scope: PageScope = { op, filters: { ...scopeFilters, network: name } }
       const cursor = pageToken === undefined ? undefined : tokens.decode(pageToken, scope)
@@ -107,9 +109,8 @@ export function icmDataRoutes(network: Network): V1Routes {
     app.get<{ Params: { address: string } }>('/icm/addresses/:address/messages', async (request): Promise<ListIcmMessagesResponse> => {
       const query = new QueryReader(request.query)
       const { address } = request.params
-      if (!ADDRESS.test(address)) query.errors.push(INVALID_ADDRESS)
       const party = address.toLowerCase() as Hex
-      return list('listIcmMessagesByAddress', query, { address: party }, { address: party })
+      return list('listIcmMessagesByAddress', query, { address: party }, { address: party }, ADDRESS.test(address) ? [] : [INVALID_ADDRESS])
     })
   }
 }
