@@ -51,16 +51,20 @@ export function warpRequestOfTx(network: Network, txHash: string): AggregateSign
   } catch {
     throw new TxWarpMessageError(`Transaction ${txHash} not found`, 404)
   }
+  const noMessage = (type: string) => new TxWarpMessageError(`Transaction ${txHash} (${type}) makes no P-Chain warp message: only ConvertSubnetToL1Tx, RegisterL1ValidatorTx and SetL1ValidatorWeightTx do`, 400)
   const stored = network.primary.pchain.state.getTx(id)
-  if (!stored) throw new TxWarpMessageError(`Transaction ${txHash} not found`, 404)
+  if (!stored) {
+    // The hosted operation takes X-chain ids too; none of them makes a P-chain message.
+    const xTx = network.primary.xchain.getTx(id)
+    throw xTx ? noMessage(`X-Chain ${xTx.tx.unsigned.type}`) : new TxWarpMessageError(`Transaction ${txHash} not found`, 404)
+  }
   const tx = (stored.tx as PChainSignedTx).unsigned
-  const noMessage = () => new TxWarpMessageError(`Transaction ${txHash} is a ${tx.type}, which makes no P-Chain warp message: only ConvertSubnetToL1Tx, RegisterL1ValidatorTx and SetL1ValidatorWeightTx do`, 400)
   const state = network.primary.pchain.state
   switch (tx.type) {
     case 'ConvertSubnetToL1Tx': {
       const subnetId = idToString(tx.subnetId)
       const conversion = state.getSubnet(subnetId)?.conversion
-      if (!conversion) throw noMessage()
+      if (!conversion) throw noMessage(tx.type)
       return { message: pchainWarpMessage(network, encodeSubnetToL1Conversion(idFromString(conversion.conversionId))), justification: tx.subnetId, signingSubnetId: subnetId }
     }
     case 'RegisterL1ValidatorTx': {
@@ -85,7 +89,7 @@ export function warpRequestOfTx(network: Network, txHash: string): AggregateSign
       }
     }
     default:
-      throw noMessage()
+      throw noMessage(tx.type)
   }
 }
 

@@ -90,7 +90,14 @@ describe('getAggregatedSignatures on P-chain transactions', () => {
     // the subnet's id is its CreateSubnetTx's
     expect(await refusal(get(subnetId))).toEqual({
       status: 400,
-      body: { message: [`Transaction ${subnetId} is a CreateSubnetTx, which makes no P-Chain warp message: only ConvertSubnetToL1Tx, RegisterL1ValidatorTx and SetL1ValidatorWeightTx do`], statusCode: 400, error: 'Bad Request' },
+      body: { message: [`Transaction ${subnetId} (CreateSubnetTx) makes no P-Chain warp message: only ConvertSubnetToL1Tx, RegisterL1ValidatorTx and SetL1ValidatorWeightTx do`], statusCode: 400, error: 'Bad Request' },
+    })
+    // an X-chain tx (the hosted operation takes them) makes no P-chain message
+    const { x } = devnet.network.wallets(1)!
+    const assetTx = devnet.network.primary.xchain.issueTx(x.createAsset({ name: 'Token', symbol: 'TOK', denomination: 0, holders: [] })).txId
+    expect(await refusal(get(assetTx))).toEqual({
+      status: 400,
+      body: { message: [`Transaction ${assetTx} (X-Chain CreateAssetTx) makes no P-Chain warp message: only ConvertSubnetToL1Tx, RegisterL1ValidatorTx and SetL1ValidatorWeightTx do`], statusCode: 400, error: 'Bad Request' },
     })
     // another network's API has none of this network's transactions
     expect(await refusal(get(convertTx, 'mainnet' as GlacierNetwork))).toMatchObject({ status: 404 })
