@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { bytesToHex, decodeAbiParameters, toEventSelector, toFunctionSelector, type AbiItem, encodeAbiParameters, getAddress, getContractAddress, hexToBytes, keccak256, parseAbi, parseAbiParameters, type Hex, type TransactionReceipt } from 'viem'
 import { formatAbiItem, formatAbiParams } from 'viem/utils'
 import { idFromString } from '../../src/core/ids.js'
-import { ICM_MESSENGER_ABI, ICM_MESSENGER_BYTECODE } from '../../src/evm/icm/messenger.js'
+import { ICM_MESSENGER_ABI, ICM_MESSENGER_BYTECODE, ICM_MESSENGER_DEPLOYED_BYTECODE, ICM_MESSENGER_SOURCE_SHA256 } from '../../src/evm/icm/messenger.js'
 import { parseAddressedCall, parseUnsignedMessage } from '../../src/evm/warp/codec.js'
 import { packPredicateHex } from '../../src/evm/warp/predicate.js'
 import { createNetwork, type Network } from '../../src/network/network.js'
@@ -82,6 +85,12 @@ const TELEPORTER_V1 = parseAbi([
 ])
 
 describe('ICM messenger (TeleporterMessenger v1 ABI)', () => {
+  it('is compiled from the ICMMessenger.sol beside it (rerun `node scripts/compile-icm.mjs`)', () => {
+    const source = readFileSync(fileURLToPath(new URL('../../src/evm/icm/ICMMessenger.sol', import.meta.url)))
+    expect(ICM_MESSENGER_SOURCE_SHA256).toBe(createHash('sha256').update(source).digest('hex'))
+    expect(ICM_MESSENGER_BYTECODE.includes(ICM_MESSENGER_DEPLOYED_BYTECODE.slice(2))).toBe(true)
+  })
+
   it("has TeleporterMessenger v1's functions and events, nothing else: selectors, topics, outputs and mutability", () => {
     const shape = (abi: readonly AbiItem[]) =>
       abi
