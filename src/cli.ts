@@ -69,7 +69,7 @@ Options for start:
   --no-scenario         start from genesis, without the default scenario
   --snapshot <file>     continue from a snapshot file (not with --scenario); the file fixes
                         the network, so --network, --nodes, --mnemonic, --accounts, --balance,
-                        --block-time and --l1 do not apply
+                        --block-time, --l1 and --icm do not apply
   --save-on-exit <file> save the network to <file> when the server stops (SIGINT, SIGTERM);
                         its directory must exist and be writable
   --port <port>         HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -90,6 +90,9 @@ Options for start:
   --l1 <name>=<file>[,<upgrade file>]
                         add an L1 whose subnet-EVM chain has this genesis (and upgrade.json);
                         repeatable; served at /ext/bc/<name>/rpc
+  --icm                 predeploy the Interchain Messaging messenger (TeleporterMessenger v1's
+                        ABI) at 0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf on the C-chain and
+                        every L1, as its keyless deployment leaves it
 
 Node options (every simulated node; node i listens on port + 2i):
   --api-admin-enabled[=true|false]   serve /ext/admin (default false)

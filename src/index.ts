@@ -50,6 +50,9 @@ export { createSignatureAggregatorServer } from './api/aggregatorServer.js'
 export { TxWarpMessageError, warpRequestOfTx } from './network/txWarpMessages.js'
 export { packPredicate, packPredicateHex, WARP_ADDRESS } from './evm/warp/predicate.js'
 export { parseUnsignedMessage, parseMessage } from './evm/warp/codec.js'
+export { ICM_MESSENGER_ABI, ICM_MESSENGER_BYTECODE, ICM_MESSENGER_DEPLOYED_BYTECODE } from './evm/icm/messenger.js'
+export { ICM_MESSENGER_ADDRESS, ICM_MESSENGER_DEPLOYER } from './evm/icm/predeploy.js'
+export type { EvmChainConfig } from './evm/unprotectedTxs.js'
 export {
   createScenarioNetwork,
   networkOptionsOf,

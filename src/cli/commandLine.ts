@@ -31,6 +31,7 @@ const OPTIONS = {
   'data-api-port': { type: 'string' },
   'signature-aggregator-port': { type: 'string' },
   l1: { type: 'string', multiple: true },
+  icm: { type: 'boolean' },
   'api-admin-enabled': { type: 'string' },
   'data-dir': { type: 'string' },
   'profile-dir': { type: 'string' },
@@ -55,13 +56,13 @@ type Flag = keyof typeof OPTIONS
 
 /** The flags that start a server: `start` and `snapshot load`. */
 const SERVER_FLAGS: readonly Flag[] = [
-  'port', 'host', 'network', 'nodes', 'mnemonic', 'accounts', 'balance', 'block-time', 'data-api-port', 'signature-aggregator-port', 'l1',
+  'port', 'host', 'network', 'nodes', 'mnemonic', 'accounts', 'balance', 'block-time', 'data-api-port', 'signature-aggregator-port', 'l1', 'icm',
   'api-admin-enabled', 'data-dir', 'profile-dir', 'plugin-dir', 'log-level', 'log-display-level', 'health-check-frequency',
   'save-on-exit', 'http-allowed-hosts', 'http-allowed-origins', 'api-sim-enabled', 'snapshot-dir',
 ]
 
 /** What a snapshot file fixes: these flags cannot change a network loaded from one. */
-const SNAPSHOT_FIXES = ['network', 'nodes', 'mnemonic', 'accounts', 'balance', 'block-time', 'l1'] as const satisfies readonly Flag[]
+const SNAPSHOT_FIXES = ['network', 'nodes', 'mnemonic', 'accounts', 'balance', 'block-time', 'l1', 'icm'] as const satisfies readonly Flag[]
 
 /** Each command, its positional arguments and the flags it takes. */
 const COMMANDS = {
@@ -177,6 +178,7 @@ function networkOptions(values: Values): DevnetOptions {
     ...(values.balance !== undefined ? { balance: tokens('--balance', values.balance) } : {}),
     ...(values['block-time'] !== undefined ? { mining: blockTime(values['block-time']) } : {}),
     ...(values.l1 !== undefined ? { l1s: values.l1.map(l1Option) } : {}),
+    ...(values.icm === true ? { icm: true } : {}),
     ...(values['data-api-port'] !== undefined ? { dataApi: { port: integer('--data-api-port', values['data-api-port'], 0, 65535) } } : {}),
     ...(values['signature-aggregator-port'] !== undefined ? { signatureAggregatorPort: integer('--signature-aggregator-port', values['signature-aggregator-port'], 0, 65535) } : {}),
     ...httpAccess(values),

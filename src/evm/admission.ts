@@ -1,11 +1,13 @@
 import { RLP } from '@ethereumjs/rlp'
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt, createAddressFromString } from '@ethereumjs/util'
+import { bytesToBigInt, bytesToHex, createAddressFromString } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
 import { stateTransitionErrors, TxRejectedError, txPoolErrors } from './errors.js'
 import { txFees } from './pool.js'
 import { isUnsignedTx } from './unsignedTx.js'
+import { unprotectedAllowed, type UnprotectedTx } from './unprotectedTxs.js'
 import { accessListOf } from './warpRules.js'
 
 /** geth `txMaxSize`: 4 slots of 32 KiB. */
@@ -35,10 +37,13 @@ export type TxShape = {
   dataLength: number
   /** False only for a legacy transaction signed without a chain id (v = 27 or 28). */
   replayProtected: boolean
+  /** What the chain's unprotected-transaction policy reads, when `replayProtected` is false. */
+  unprotected?: UnprotectedTx
 }
 
 export function txShape(tx: TypedTransaction): TxShape {
   const { feeCap, tipCap } = txFees(tx)
+  const replayProtected = tx.type !== TransactionType.Legacy || tx.v === undefined || tx.v >= 35n
   return {
     type: tx.type,
     size: tx.serialize().length,
@@ -47,7 +52,8 @@ export function txShape(tx: TypedTransaction): TxShape {
     tipCap,
     isCreate: tx.to === undefined,
     dataLength: tx.data.length,
-    replayProtected: tx.type !== TransactionType.Legacy || tx.v === undefined || tx.v >= 35n,
+    replayProtected,
+    unprotected: replayProtected ? undefined : { hash: bytesToHex(tx.hash()) as Hex, nonce: tx.nonce, r: tx.r ?? 0n, s: tx.s ?? 0n },
   }
 }
 
@@ -74,7 +80,8 @@ export function rawTxShape(raw: Uint8Array): { shape: TxShape; chainId: bigint |
     if (type === TransactionType.Legacy && fields.length === 9) {
       const v = int(6)
       chainId = v >= 35n ? (v - 35n) / 2n : undefined
-      shape = { feeCap: int(1), tipCap: int(1), gasLimit: int(2), isCreate: bytes(3).length === 0, dataLength: bytes(5).length, replayProtected: chainId !== undefined }
+      const unprotected = chainId === undefined ? { hash: bytesToHex(keccak_256(raw)) as Hex, nonce: int(0), r: int(7), s: int(8) } : undefined
+      shape = { feeCap: int(1), tipCap: int(1), gasLimit: int(2), isCreate: bytes(3).length === 0, dataLength: bytes(5).length, replayProtected: chainId !== undefined, unprotected }
     } else if (type === TransactionType.AccessListEIP2930 && fields.length === 11) {
       chainId = int(0)
       shape = { feeCap: int(2), tipCap: int(2), gasLimit: int(3), isCreate: bytes(4).length === 0, dataLength: bytes(6).length, replayProtected: true }
@@ -90,7 +97,7 @@ export function rawTxShape(raw: Uint8Array): { shape: TxShape; chainId: bigint |
 
 /**
  * The checks before the signature is recovered, in coreth's order: ethapi `SubmitTransaction`
- * (fee cap, replay protection), then txpool `ValidateTransaction` up to `types.Sender` (size,
+ * (fee cap, replay protection unless the chain's policy allows the transaction), then txpool `ValidateTransaction` up to `types.Sender` (size,
  * init code, block gas limit, tip above fee cap). Transactions of an impersonated sender (sent
  * unsigned through eth_sendTransaction) skip the fee cap: anvil users send those with whatever
  * fees they like.
@@ -98,7 +105,7 @@ export function rawTxShape(raw: Uint8Array): { shape: TxShape; chainId: bigint |
 export function validateTxBasics(chain: EvmChain, tx: TxShape, options: { unsigned: boolean }): void {
   const fee = tx.feeCap * tx.gasLimit
   if (!options.unsigned && Number(fee) / 1e18 > RPC_TX_FEE_CAP) throw txPoolErrors.feeAboveCap({ feeWei: fee, capEther: RPC_TX_FEE_CAP })
-  if (!tx.replayProtected) throw txPoolErrors.onlyReplayProtected()
+  if (!tx.replayProtected && !(tx.unprotected && unprotectedAllowed(chain.unprotectedTxs, tx.unprotected))) throw txPoolErrors.onlyReplayProtected()
   if (tx.type === TransactionType.BlobEIP4844 || tx.type === TransactionType.EOACodeEIP7702) throw txPoolErrors.txTypeNotSupported()
   if (tx.size > TX_MAX_SIZE) throw txPoolErrors.oversizedData({ size: tx.size, limit: TX_MAX_SIZE })
   if (tx.isCreate && tx.dataLength > MAX_INIT_CODE_SIZE && isShanghai(chain))

@@ -23,6 +23,7 @@ import { TrieNodeMap } from './trieNodes.js'
 import { StoreBlockchain } from './storeBlockchain.js'
 import type { BlockTag, ChainEvents, StoredBlock } from './types.js'
 import type { AccessListEntry } from './warp/predicate.js'
+import { DEFAULT_UNPROTECTED_TX_POLICY, type UnprotectedTxPolicy } from './unprotectedTxs.js'
 
 /** Fees are not burned on Avalanche EVM chains: the whole fee goes to this coinbase. */
 export const BLACKHOLE_ADDRESS: Hex = '0x0100000000000000000000000000000000000000'
@@ -64,6 +65,8 @@ export type EvmChainOptions = {
   hooks?: ChainHooks
   /** Told how long each task waited for the chain lock (the nodes' `lock.profile`). */
   onLockWait?: MutexWaitObserver
+  /** Which unprotected (pre-EIP-155) transactions the RPC accepts; coreth's defaults when absent. */
+  unprotectedTxs?: UnprotectedTxPolicy
 }
 
 export type ChainFlavour = 'coreth' | 'subnet-evm'
@@ -141,6 +144,8 @@ export class EvmChain {
   readonly stateManager: MerkleStateManager
   readonly flavour: ChainFlavour
   readonly hooks: ChainHooks
+  /** Which unprotected (pre-EIP-155) transactions the RPC accepts (the chain config's keys). */
+  readonly unprotectedTxs: UnprotectedTxPolicy
   #coinbase: Hex
   mining: MiningMode
   timing: TimingState = { nextTimestamp: undefined, interval: undefined }
@@ -173,6 +178,7 @@ export class EvmChain {
     this.flavour = options.flavour ?? 'coreth'
     this.lock = createMutex(options.onLockWait)
     this.hooks = options.hooks ?? {}
+    this.unprotectedTxs = options.unprotectedTxs ?? DEFAULT_UNPROTECTED_TX_POLICY
     this.mining = options.mining ?? { mode: 'auto' }
     if (this.mining.mode === 'interval' && !(Number.isSafeInteger(this.mining.interval) && this.mining.interval >= 1))
       throw new InvalidArgumentError(`the mining interval must be a whole number of seconds, 1 or more, got ${this.mining.interval}`)

@@ -9,6 +9,8 @@ import { ConfigError } from '../evm/config/errors.js'
 import { parseSubnetGenesis, subnetEvmNetworkDefaults, type SubnetChainConfig } from '../evm/config/genesis.js'
 import { L1Rules } from '../evm/l1.js'
 import type { WarpEnvironment } from '../evm/warpRules.js'
+import { unprotectedTxPolicy, type EvmChainConfig } from '../evm/unprotectedTxs.js'
+import { withIcmIf } from '../evm/icm/predeploy.js'
 import type { NetworkPreset } from './presets.js'
 import { nodeValidatorEntry, type ValidatorEntry } from './validators.js'
 
@@ -27,6 +29,8 @@ export type L1Options = {
   feeRecipient?: Hex
   /** Ids the P-chain gave the subnet and chain; derived from the seed and the name otherwise. */
   ids?: { subnetId: string; blockchainId: string }
+  /** The chain's config.json as the node reads it (`allow-unprotected-txs`, `allow-unprotected-tx-hashes`); subnet-EVM's defaults otherwise. */
+  chainConfig?: EvmChainConfig
 }
 
 /** An L1 of the network: ids, its chain and the rules behind it. */
@@ -69,6 +73,8 @@ export type CreateL1Context = {
   /** The nodes' identities (their BLS keys are read only when needed). */
   nodes: readonly { readonly nodeId: string; readonly blsPublicKey: Hex }[]
   mining: MiningMode | undefined
+  /** Whether every L1 starts with the ICM messenger predeployed (the network's `icm` option). */
+  icm?: boolean
   /** Told how long each task waited for the chain's lock. */
   onLockWait?: MutexWaitObserver
   /** What warp needs from the network, for an L1 with these ids. */
@@ -126,7 +132,7 @@ export async function createL1(options: L1Options, ctx: CreateL1Context): Promis
     },
     genesis: {
       timestamp: config.timestamp,
-      alloc: config.alloc,
+      alloc: withIcmIf(ctx.icm, config.alloc),
       gasLimit: config.gasLimit,
       baseFeePerGas: config.baseFeePerGas ?? config.feeConfig.minBaseFee,
       coinbase: config.coinbase,
@@ -134,6 +140,7 @@ export async function createL1(options: L1Options, ctx: CreateL1Context): Promis
     },
     mining: options.mining ?? ctx.mining,
     onLockWait: ctx.onLockWait,
+    unprotectedTxs: unprotectedTxPolicy(options.chainConfig, `L1 ${options.name}`),
   })
   const validators = (options.validators ?? ctx.nodes.map((_, node) => ({ node, weight: 100n }))).map(({ node, weight }) => {
     const entry = ctx.nodes[node]

@@ -7,6 +7,8 @@ import { createSeededRandom, type SeededRandom } from '../core/random.js'
 import { createEvmChain, type ChainHooks, type ChainSnapshot, type EvmChain, type MiningMode } from '../evm/chain.js'
 import { createCChainRules } from '../evm/cchainRules.js'
 import type { WarpEnvironment, WarpRules } from '../evm/warpRules.js'
+import { unprotectedTxPolicy, type EvmChainConfig } from '../evm/unprotectedTxs.js'
+import { withIcmIf } from '../evm/icm/predeploy.js'
 import { idFromString, idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { createL1, type CreateL1Context, type L1, type L1Options } from './l1.js'
 import { nodeValidatorEntry, ValidatorRegistry } from './validators.js'
@@ -46,6 +48,14 @@ export type NetworkOptions = {
   mining?: MiningMode
   /** L1s with their subnet-EVM chains, beside the C-chain. */
   l1s?: L1Options[]
+  /**
+   * Interchain Messaging: l1sim's TeleporterMessenger-compatible messenger at TeleporterMessenger
+   * v1's canonical address on the C-chain and every L1 from genesis, as if its keyless deployment
+   * had run there (see {@link withIcmMessenger}).
+   */
+  icm?: boolean
+  /** The C-chain's config.json as the node reads it (`allow-unprotected-txs`, `allow-unprotected-tx-hashes`); coreth's defaults otherwise. */
+  cChainConfig?: EvmChainConfig
   /** Settings of every simulated node (admin API, data and profile directories, loggers, health checks). */
   node?: NodeOptions
   /** The /v1 data API's settings (prices, API keys and rate limits, its own port). */
@@ -210,11 +220,12 @@ export class Network {
         baseFeePerGas: 1n,
         extraData: '0x00',
         // The genesis' own accounts (ewoq on local), then the dev accounts.
-        alloc: Object.fromEntries([...Object.entries(genesis.cAlloc).map(([address, value]) => [address, { balance: value }]), ...devAccounts.map((a) => [a.address.toLowerCase(), { balance }])]),
+        alloc: withIcmIf(options.icm, Object.fromEntries([...Object.entries(genesis.cAlloc).map(([address, value]) => [address, { balance: value }]), ...devAccounts.map((a) => [a.address.toLowerCase(), { balance }])])),
       },
       mining: options.mining,
       hooks: cRules.hooks,
       onLockWait: waits.observer('chain C'),
+      unprotectedTxs: unprotectedTxPolicy(options.cChainConfig, 'C-chain'),
     })
     validators.set(PRIMARY_NETWORK_ID, identities.map((n, i) => nodeValidatorEntry(n, genesis.weights[i]!, BigInt(genesisTime))))
     const l1Context: CreateL1Context = {
@@ -223,6 +234,7 @@ export class Network {
       random,
       nodes: identities,
       mining: options.mining,
+      icm: options.icm,
       warp: ({ blockchainIdBytes, subnetIdBytes }) => warpEnv(blockchainIdBytes, subnetIdBytes),
     }
     for (const l1Options of options.l1s ?? []) {

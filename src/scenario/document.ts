@@ -168,7 +168,7 @@ const STEPS = {
   activate: object({ chain: req(chainRef(false)), upgrade: req(nameRef('upgrade')) }),
   inject: object({ fault: req(oneOf(FAULTS)), node: opt(nodeRef(false)), chain: opt(chainRef(false)), percent: opt(int(0, 100)), seconds: opt(int(1)) }),
   lift: byKind(scalar('all or a mapping { fault, node?, chain? }', (v) => (v === 'all' ? ('all' as const) : undefined)), object({ fault: req(oneOf(FAULTS)), node: opt(nodeRef(false)), chain: opt(chainRef(false)) })),
-  relay: object({ message: req(ref('step')), to: req(ref('contract')), method: req(str), args: opt(args), from: opt(account), signers: opt(list(nodeRef(false), { min: 1 })) }),
+  relay: object({ message: req(ref('step')), to: req(target), method: req(str), args: opt(args), from: opt(account), chain: opt(chainRef(false)), signers: opt(list(nodeRef(false), { min: 1 })) }),
   snapshot: name,
   revert: nameRef('snapshot'),
   assert: oneKey('assertion', ASSERTS),
@@ -268,6 +268,7 @@ export const documentShape = object({
   primary: opt(object({ validators: opt(list(validatorSpec)), delegators: opt(list(delegatorSpec)) })),
   l1s: opt(list(l1Spec)),
   subnets: opt(list(subnetSpec)),
+  icm: opt(bool),
   dataApi: opt(object({ apiKeys: opt(record(anyKey, tier)), prices: opt(object({ usd: opt(record(anyKey, price)), rates: opt(record(anyKey, price)) })), rateLimits: opt(bool) })),
   steps: opt(steps),
 })

@@ -91,7 +91,7 @@ export function chainConfigIssues(scenario: Scenario): ScenarioIssue[] {
 
 /**
  * The network options a scenario describes (preset, seed, nodes, accounts, clock, mining, L1s,
- * node settings, data API). Subnets created through the P-chain and the timeline are the
+ * the ICM messenger, node settings, data API). Subnets created through the P-chain and the timeline are the
  * runner's part ({@link runScenario}). `preset` is the one the network will run when something
  * overrides the scenario's (the CLI's `--network`): the L1s' genesis times depend on it.
  */
@@ -117,6 +117,7 @@ export function networkOptionsOf(scenario: Scenario, preset?: NetworkPresetName)
       ...chainConfigOf(scenario, l1, presetName ?? 'local'),
       ...(l1.validators ? { validators: l1.validators.map((v) => ({ node: v.node as number, weight: v.weight ?? 100 })) } : {}),
     }))
+  if (scenario.icm) options.icm = true
   if (scenario.dataApi) {
     const { apiKeys, prices, rateLimits } = scenario.dataApi
     options.dataApi = {

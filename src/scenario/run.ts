@@ -307,7 +307,7 @@ class Runner {
         const log = receipt.logs.find((l) => l.address.toLowerCase() === WARP_ADDRESS && l.topics[0] === SEND_WARP_MESSAGE_TOPIC)
         if (!log) throw new InvalidStateError(`step ${b.message.name} sent no warp message`)
         // Signed by the validators the destination checks it against, as a relayer asks them.
-        const destination = this.#ctx.contractChain(b.to, undefined)
+        const destination = this.#ctx.contractChain(b.to, b.chain)
         const signed = network.signWarpMessage(abiDecodeBytes(hexToBytes(log.data)), { destination: destination.alias, ...(b.signers ? { signers: b.signers as number[] } : {}) })
         const { data } = this.#ctx.encodeCall(b.to, b.method, b.args)
         await this.#ctx.send(destination, { from: this.#ctx.from(b.from), to: this.#ctx.address(b.to), data, accessList: [{ address: WARP_ADDRESS as Hex, storageKeys: packPredicateHex(signed) }] }, label)

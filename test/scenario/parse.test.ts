@@ -71,7 +71,7 @@ describe('parseScenario', () => {
   it('takes an empty file as a scenario with every default, and refuses a document that is not a mapping', () => {
     expect(parseScenario('', 'scenarios/empty.yaml')).toMatchObject({ file: 'scenarios/empty.yaml', artifacts: new Map() })
     expect(networkOptionsOf(parseScenario('# nothing\n', 'scenarios/empty.yaml'))).toEqual({ clock: { mode: 'manual', start: 1767225600 } })
-    expect(issuesOf('- 1\n- 2\n').map((i) => `${i.line}:${i.column} ${i.message}`)).toEqual(['1:1 expected a mapping with keys among name, description, network, clock, node, accounts, primary, l1s, subnets, dataApi, steps, got a list'])
+    expect(issuesOf('- 1\n- 2\n').map((i) => `${i.line}:${i.column} ${i.message}`)).toEqual(['1:1 expected a mapping with keys among name, description, network, clock, node, accounts, primary, l1s, subnets, icm, dataApi, steps, got a list'])
   })
 
   it('reads JSON with positions too', () => {
