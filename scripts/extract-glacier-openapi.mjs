@@ -1,6 +1,6 @@
 // Vendors the part of the hosted data API's OpenAPI document (Glacier, spec A of
-// ../shared/reference/data-api.md) that l1sim emulates: the 17 operations of SPEC.md §4.4 and the
-// component schemas they reference, transitively. Writes src/api/routes/data/openapi/glacier.json,
+// ../shared/reference/data-api.md) that l1sim emulates: the 17 operations of SPEC.md §4.4, the Interchain Messaging
+// operations and the signature aggregator's, and the component schemas they reference, transitively. Writes src/api/routes/data/openapi/glacier.json,
 // which the server reads at run time (response validation, /v1/openapi.json, /v1/docs).
 //
 //     node scripts/extract-glacier-openapi.mjs [path to glacier-openapi.json]
@@ -29,6 +29,11 @@ const OPERATION_IDS = [
   'listLatestPrimaryNetworkTransactions',
   'listValidators',
   'listL1Validators',
+  'listIcmMessages',
+  'getIcmMessage',
+  'listIcmMessagesByAddress',
+  'aggregateSignatures',
+  'getAggregatedSignatures',
 ]
 
 const source = process.argv[2] ?? fileURLToPath(new URL('../../shared/reference/glacier-openapi.json', import.meta.url))

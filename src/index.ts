@@ -48,6 +48,7 @@ export { signPChainWarpMessage, verifyPChainWarpRequest, pchainWarpMessage, PCha
 export { AggregationError, DEFAULT_QUORUM_PERCENTAGE, type AggregateSignaturesRequest, type SignatureAggregator, type WarpMessageSource } from './network/aggregator.js'
 export { createRelayerServer, createSignatureAggregatorServer } from './api/aggregatorServer.js'
 export { parseRelayerMode, type DeliveryStatus, type IcmDelivery, type IcmRelayer, type RelayerMode, type RelayerOptions } from './network/relayer.js'
+export { TxWarpMessageError, warpRequestOfTx } from './network/txWarpMessages.js'
 export { packPredicate, packPredicateHex, WARP_ADDRESS } from './evm/warp/predicate.js'
 export { parseUnsignedMessage, parseMessage } from './evm/warp/codec.js'
 export { ICM_MESSENGER_ABI, ICM_MESSENGER_BYTECODE, ICM_MESSENGER_DEPLOYED_BYTECODE } from './evm/icm/messenger.js'

@@ -20,6 +20,7 @@ import { moreEvmDataRoutes } from './routes/data/evm/more.js'
 import { primaryDataRoutes } from './routes/data/primary/index.js'
 import { primaryTxRoutes } from './routes/data/primary/utxosAndTxs.js'
 import { signatureAggregatorDataRoutes } from './routes/data/signatureAggregator.js'
+import { icmDataRoutes } from './routes/data/icm/index.js'
 import type { EthContext } from '../rpc/context.js'
 import type { RpcMethod } from '../rpc/dispatcher.js'
 import { createServer as createHttpServer } from 'node:http'
@@ -173,7 +174,7 @@ export function createServer(options: ServerOptions): L1simServer {
 
 /** The /v1 data API of a network, as every node's server and the data API's own port register it (same budgets, same page-token key). */
 export function networkDataRoutes(network: Network): DataRoutesOptions {
-  return { source: networkDataSource(network), network, routes: [evmDataRoutes(network), moreEvmDataRoutes(network), primaryDataRoutes(network), primaryTxRoutes(network), signatureAggregatorDataRoutes(network)] }
+  return { source: networkDataSource(network), network, routes: [evmDataRoutes(network), moreEvmDataRoutes(network), primaryDataRoutes(network), primaryTxRoutes(network), icmDataRoutes(network), signatureAggregatorDataRoutes(network)] }
 }
 
 /** `/ext/<path>` as the node's router maps it (`/ext/C/rpc` → `/ext/bc/<C id>/rpc`); other URLs unchanged. */

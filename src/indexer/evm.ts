@@ -1,7 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
 import type { ChainEvents, StoredBlock } from '../evm/types.js'
-import { decodeTeleporterLog, type TeleporterEvent } from './teleporter.js'
+import { decodeTeleporterLog, decodeTeleporterOutcome, type TeleporterEvent, type TeleporterOutcome } from './teleporter.js'
 
 /**
  * The EVM indexer: a pure function of one chain's history. It consumes stored blocks in order,
@@ -113,8 +113,11 @@ export type DeploymentRecord = {
   status: 0 | 1
 }
 
+type LogPlace = { blockNumber: number; blockHash: Hex; timestamp: number; txHash: Hex; txIndex: number; logIndex: number }
 /** A Teleporter message sent or received in a transaction (see `teleporter.ts`). */
-export type TeleporterRecord = TeleporterEvent & { blockNumber: number; blockHash: Hex; txHash: Hex; txIndex: number; logIndex: number }
+export type TeleporterRecord = TeleporterEvent & LogPlace
+/** A Teleporter message's execution or returned receipt, where it was logged. */
+export type TeleporterOutcomeRecord = TeleporterOutcome & LogPlace
 
 export type Erc1155Balance = { token: Hex; tokenId: bigint; balance: bigint }
 
@@ -316,6 +319,7 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
   const deployments = new Series<DeploymentRecord>(hashOf)
   const deploymentByAddress = new Map<Hex, number>()
   const teleporter = new Series<TeleporterRecord>(hashOf)
+  const teleporterOutcomes = new Series<TeleporterOutcomeRecord>(hashOf)
   const balances = new Map<string, BalanceHistory>()
   /** Holder → the balance keys they ever held, for the per-address balance query. */
   const holdings = new Map<Hex, Set<string>>()
@@ -323,7 +327,8 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
   const txLists = (t: TxRecord) => (t.to ? [t.from, t.to] : [t.from])
   const transferLists = (t: TransferBase) => [`a:${t.from}`, `a:${t.to}`, `t:${t.token}`]
   const deploymentLists = (d: DeploymentRecord) => [d.deployer]
-  const teleporterLists = (m: TeleporterRecord) => [m.txHash]
+  const teleporterLists = (m: TeleporterRecord) => [m.txHash, `m:${m.messageId}`]
+  const outcomeLists = (m: TeleporterOutcomeRecord) => [`m:${m.messageId}`]
 
   function moveBalance(pos: number, holder: Hex, token: Hex, id: bigint, delta: bigint): void {
     if (holder === ZERO_ADDRESS) return
@@ -381,6 +386,7 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
     erc1155.truncate(h, transferLists, (t) => apply1155(t, -1))
     deployments.truncate(h, deploymentLists, (d) => deploymentByAddress.delete(d.address))
     teleporter.truncate(h, teleporterLists)
+    teleporterOutcomes.truncate(h, outcomeLists)
     height = Math.max(-1, h)
   }
 
@@ -447,10 +453,17 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
         if (topic0 === undefined) continue
         const base = { blockNumber: number, blockHash: stored.hash, timestamp, txHash: mined.hash, txIndex: mined.index, logIndex: log.logIndex, token: lower(log.address) }
         const pos = position(number, log.logIndex)
+        const place: LogPlace = { blockNumber: number, blockHash: stored.hash, timestamp, txHash: mined.hash, txIndex: mined.index, logIndex: log.logIndex }
         const message = decodeTeleporterLog(log)
         if (message) {
-          const m: TeleporterRecord = { ...message, blockNumber: number, blockHash: stored.hash, txHash: mined.hash, txIndex: mined.index, logIndex: log.logIndex }
+          const m: TeleporterRecord = { ...message, ...place }
           teleporter.append(pos, m, teleporterLists(m))
+          continue
+        }
+        const outcome = decodeTeleporterOutcome(log)
+        if (outcome) {
+          const o: TeleporterOutcomeRecord = { ...outcome, ...place }
+          teleporterOutcomes.append(pos, o, outcomeLists(o))
           continue
         }
         try {
@@ -607,7 +620,13 @@ export function createEvmIndexer(options: { chainId: bigint | number }) {
     /** Contracts created by transactions, newest first; with `address`, those it deployed. */
     deployments: (q: ListQuery): Page<DeploymentRecord> => deployments.page(addr(q), q),
     /** The Teleporter messages a transaction sent or received, in log order. */
-    teleporterMessages: (txHash: string): TeleporterRecord[] => teleporter.page(lower(txHash), { pageSize: Number.MAX_SAFE_INTEGER }).items.reverse(),
+    teleporterMessages: (txHash: string): TeleporterRecord[] => [...teleporter.walk(lower(txHash), false, -Infinity, Infinity)],
+    /** Every Teleporter message sent or received on this chain, oldest first (a live view: do not keep it across blocks). */
+    allTeleporterMessages: (): readonly TeleporterRecord[] => teleporter.items,
+    /** The sends and receives of one message id (`0x` hex) on this chain, oldest first. */
+    teleporterMessagesById: (messageId: string): TeleporterRecord[] => [...teleporter.walk(`m:${lower(messageId)}`, false, -Infinity, Infinity)],
+    /** The executions and returned receipts of one message id on this chain, oldest first. */
+    teleporterOutcomes: (messageId: string): TeleporterOutcomeRecord[] => [...teleporterOutcomes.walk(`m:${lower(messageId)}`, false, -Infinity, Infinity)],
     deployment: (contract: string): DeploymentRecord | undefined => {
       const n = deploymentByAddress.get(lower(contract))
       return n === undefined ? undefined : deployments.items[n]

@@ -14,6 +14,7 @@ export {
   type DeploymentRecord,
   type Erc1155Balance,
   type TeleporterRecord,
+  type TeleporterOutcomeRecord,
   type ListQuery,
   type Page,
 } from './evm.js'
@@ -25,6 +26,7 @@ export {
   type ContractCreation,
 } from './trace.js'
 export * from './teleporter.js'
+export * from './icm.js'
 export * from './methods.js'
 export {
   createPlatformIndexer,

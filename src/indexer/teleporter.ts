@@ -1,62 +1,165 @@
+import { AbiParameters } from 'ox'
 import type { Hex } from '../core/hex.js'
 
 /**
- * The Teleporter (ICM) messenger's two message events, as ITeleporterMessenger.sol in
- * ava-labs/icm-contracts declares them:
+ * The Teleporter (ICM) messenger's events, as ITeleporterMessenger.sol in ava-labs/icm-contracts
+ * declares them:
  *
  * - `SendCrossChainMessage(bytes32 indexed messageID, bytes32 indexed destinationBlockchainID,
  *   TeleporterMessage message, TeleporterFeeInfo feeInfo)` on the source chain;
  * - `ReceiveCrossChainMessage(bytes32 indexed messageID, bytes32 indexed sourceBlockchainID,
  *   address indexed deliverer, address rewardRedeemer, TeleporterMessage message)` on the
- *   destination chain.
+ *   destination chain;
+ * - `MessageExecuted(bytes32 indexed messageID, bytes32 indexed sourceBlockchainID)` on the
+ *   destination chain, when the message's call succeeded (at delivery or on a retry);
+ * - `ReceiptReceived(bytes32 indexed messageID, bytes32 indexed destinationBlockchainID,
+ *   address indexed relayerRewardAddress, TeleporterFeeInfo feeInfo)` on the source chain, when a
+ *   message back from the destination carried this message's receipt;
+ * - `AddFeeAmount(bytes32 indexed messageID, TeleporterFeeInfo updatedFeeInfo)` on the source
+ *   chain, when someone raised the message's fee (the new total).
  *
  * Recognised by topic whatever contract emits them (the messenger's address differs per
- * deployment), as the hosted indexer keys on the event, not on one address.
+ * deployment), as the hosted indexer keys on the event, not on one address; a log whose data does
+ * not decode as the event's is not one of them.
  */
 
 /** `TeleporterMessage`: (messageNonce, originSenderAddress, destinationBlockchainID, destinationAddress, requiredGasLimit, allowedRelayerAddresses, receipts (receivedMessageNonce, relayerRewardAddress)[], message). */
 export const TELEPORTER_MESSAGE_TYPE = '(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes)'
 export const SEND_CROSS_CHAIN_MESSAGE_SIGNATURE = `SendCrossChainMessage(bytes32,bytes32,${TELEPORTER_MESSAGE_TYPE},(address,uint256))`
 export const RECEIVE_CROSS_CHAIN_MESSAGE_SIGNATURE = `ReceiveCrossChainMessage(bytes32,bytes32,address,address,${TELEPORTER_MESSAGE_TYPE})`
+export const MESSAGE_EXECUTED_SIGNATURE = 'MessageExecuted(bytes32,bytes32)'
+export const RECEIPT_RECEIVED_SIGNATURE = 'ReceiptReceived(bytes32,bytes32,address,(address,uint256))'
+export const ADD_FEE_AMOUNT_SIGNATURE = 'AddFeeAmount(bytes32,(address,uint256))'
 /** Keccak-256 of {@link SEND_CROSS_CHAIN_MESSAGE_SIGNATURE}. */
 export const SEND_CROSS_CHAIN_MESSAGE_TOPIC: Hex = '0x2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8'
 /** Keccak-256 of {@link RECEIVE_CROSS_CHAIN_MESSAGE_SIGNATURE}. */
 export const RECEIVE_CROSS_CHAIN_MESSAGE_TOPIC: Hex = '0x292ee90bbaf70b5d4936025e09d56ba08f3e421156b6a568cf3c2840d9343e34'
+/** Keccak-256 of {@link MESSAGE_EXECUTED_SIGNATURE}. */
+export const MESSAGE_EXECUTED_TOPIC: Hex = '0x34795cc6b122b9a0ae684946319f1e14a577b4e8f9b3dda9ac94c21a54d3188c'
+/** Keccak-256 of {@link RECEIPT_RECEIVED_SIGNATURE}. */
+export const RECEIPT_RECEIVED_TOPIC: Hex = '0xd13a7935f29af029349bed0a2097455b91fd06190a30478c575db3f31e00bf57'
+/** Keccak-256 of {@link ADD_FEE_AMOUNT_SIGNATURE}. */
+export const ADD_FEE_AMOUNT_TOPIC: Hex = '0xc1bfd1f1208927dfbd414041dcb5256e6c9ad90dd61aec3249facbd34ff7b3e1'
 
 export type TeleporterDirection = 'SOURCE_TRANSACTION' | 'DESTINATION_TRANSACTION'
 
-export type TeleporterEvent = {
-  direction: TeleporterDirection
+export type TeleporterReceipt = { receivedMessageNonce: bigint; relayerRewardAddress: Hex }
+export type TeleporterFeeInfo = { feeTokenAddress: Hex; amount: bigint }
+
+/** A decoded `TeleporterMessage` (addresses and ids lower-case hex). */
+export type TeleporterMessage = {
+  messageNonce: bigint
+  originSenderAddress: Hex
+  destinationBlockchainId: Hex
+  destinationAddress: Hex
+  requiredGasLimit: bigint
+  allowedRelayerAddresses: Hex[]
+  receipts: TeleporterReceipt[]
+  /** The message's payload (`message` in the struct). */
+  payload: Hex
+}
+
+type EventBase = {
   /** The 32-byte message id, `0x`-prefixed lower-case hex. */
   messageId: Hex
-  /** The other chain's 32-byte blockchain id: the destination of a send, the source of a receive. */
+  /** The other chain's 32-byte blockchain id: the destination of a send or a receipt, the source of a receive or an execution. */
   remoteBlockchainId: Hex
   /** The messenger contract that emitted the event (lower case). */
   messenger: Hex
 }
 
-/** Number of 32-byte words of hex `data`, or -1 when it is not whole words. */
-const words = (data: Hex): number => ((data.length - 2) % 64 === 0 ? (data.length - 2) / 64 : -1)
-const wordAt = (data: Hex, i: number): bigint => BigInt(`0x${data.slice(2 + i * 64, 2 + (i + 1) * 64)}`)
+/** A message sent (`SOURCE_TRANSACTION`) or received (`DESTINATION_TRANSACTION`). */
+export type TeleporterEvent =
+  | (EventBase & { kind: 'send'; direction: 'SOURCE_TRANSACTION'; message: TeleporterMessage; feeInfo: TeleporterFeeInfo })
+  | (EventBase & { kind: 'receive'; direction: 'DESTINATION_TRANSACTION'; message: TeleporterMessage; deliverer: Hex; rewardRedeemer: Hex })
 
-/**
- * The message event a log carries, or undefined. The head of the data must be there (a send's
- * message offset and fee info, a receive's reward redeemer and message offset) with the offset
- * inside the data: a log that only borrows the topic is not a message.
- */
+/** What happened to a message after it was sent or received: its call executed, its receipt came back, its fee was raised. */
+export type TeleporterOutcome =
+  | (EventBase & { kind: 'executed' })
+  | (EventBase & { kind: 'receiptReceived'; relayerRewardAddress: Hex; feeInfo: TeleporterFeeInfo })
+  | (Omit<EventBase, 'remoteBlockchainId'> & { kind: 'feeAdded'; feeInfo: TeleporterFeeInfo })
+
+const MESSAGE_PARAMETER = {
+  type: 'tuple',
+  components: [
+    { type: 'uint256' },
+    { type: 'address' },
+    { type: 'bytes32' },
+    { type: 'address' },
+    { type: 'uint256' },
+    { type: 'address[]' },
+    { type: 'tuple[]', components: [{ type: 'uint256' }, { type: 'address' }] },
+    { type: 'bytes' },
+  ],
+} as const
+const FEE_PARAMETER = { type: 'tuple', components: [{ type: 'address' }, { type: 'uint256' }] } as const
+const SEND_DATA = [MESSAGE_PARAMETER, FEE_PARAMETER] as const
+const RECEIVE_DATA = [{ type: 'address' }, MESSAGE_PARAMETER] as const
+
+const lower = (h: string): Hex => h.toLowerCase() as Hex
+const topicAddress = (topic: Hex): Hex => `0x${topic.slice(26).toLowerCase()}` as Hex
+
+type RawMessage = readonly [bigint, string, string, string, bigint, readonly string[], readonly (readonly [bigint, string])[], string]
+
+function message(raw: RawMessage): TeleporterMessage {
+  return {
+    messageNonce: raw[0],
+    originSenderAddress: lower(raw[1]),
+    destinationBlockchainId: lower(raw[2]),
+    destinationAddress: lower(raw[3]),
+    requiredGasLimit: raw[4],
+    allowedRelayerAddresses: raw[5].map(lower),
+    receipts: raw[6].map(([nonce, relayer]) => ({ receivedMessageNonce: nonce, relayerRewardAddress: lower(relayer) })),
+    payload: lower(raw[7]),
+  }
+}
+
+const base = (log: { address: string; topics: readonly Hex[] }): EventBase => ({
+  messageId: lower(log.topics[1]!),
+  remoteBlockchainId: lower(log.topics[2]!),
+  messenger: lower(log.address),
+})
+
+/** ABI-decodes `data`, or undefined when it is not the event's data (too short, offsets outside it). */
+function decode<T>(parameters: readonly unknown[], data: Hex): T | undefined {
+  try {
+    return AbiParameters.decode(parameters as never, data, { checksumAddress: false }) as T
+  } catch {
+    return undefined
+  }
+}
+
+/** The message event a log carries (a send or a receive), or undefined. */
 export function decodeTeleporterLog(log: { address: string; topics: readonly Hex[]; data: Hex }): TeleporterEvent | undefined {
-  const [topic0, messageId, remote] = log.topics
-  const n = words(log.data)
-  let direction: TeleporterDirection
-  let offsetWord: number
-  if (topic0 === SEND_CROSS_CHAIN_MESSAGE_TOPIC && log.topics.length === 3 && n >= 3) {
-    direction = 'SOURCE_TRANSACTION'
-    offsetWord = 0
-  } else if (topic0 === RECEIVE_CROSS_CHAIN_MESSAGE_TOPIC && log.topics.length === 4 && n >= 2) {
-    direction = 'DESTINATION_TRANSACTION'
-    offsetWord = 1
-  } else return undefined
-  const offset = wordAt(log.data, offsetWord)
-  if (offset % 32n !== 0n || offset / 32n >= BigInt(n)) return undefined
-  return { direction, messageId: messageId!.toLowerCase() as Hex, remoteBlockchainId: remote!.toLowerCase() as Hex, messenger: log.address.toLowerCase() as Hex }
+  const topic0 = log.topics[0]
+  if (topic0 === SEND_CROSS_CHAIN_MESSAGE_TOPIC && log.topics.length === 3) {
+    const decoded = decode<readonly [RawMessage, readonly [string, bigint]]>(SEND_DATA, log.data)
+    if (!decoded) return undefined
+    const [m, fee] = decoded
+    return { ...base(log), kind: 'send', direction: 'SOURCE_TRANSACTION', message: message(m), feeInfo: { feeTokenAddress: lower(fee[0]), amount: fee[1] } }
+  }
+  if (topic0 === RECEIVE_CROSS_CHAIN_MESSAGE_TOPIC && log.topics.length === 4) {
+    const decoded = decode<readonly [string, RawMessage]>(RECEIVE_DATA, log.data)
+    if (!decoded) return undefined
+    const [rewardRedeemer, m] = decoded
+    return { ...base(log), kind: 'receive', direction: 'DESTINATION_TRANSACTION', message: message(m), deliverer: topicAddress(log.topics[3]!), rewardRedeemer: lower(rewardRedeemer) }
+  }
+  return undefined
+}
+
+/** The execution, receipt or fee event a log carries, or undefined. */
+export function decodeTeleporterOutcome(log: { address: string; topics: readonly Hex[]; data: Hex }): TeleporterOutcome | undefined {
+  const topic0 = log.topics[0]
+  if (topic0 === MESSAGE_EXECUTED_TOPIC && log.topics.length === 3) return { ...base(log), kind: 'executed' }
+  if (topic0 === RECEIPT_RECEIVED_TOPIC && log.topics.length === 4) {
+    const fee = decode<readonly [readonly [string, bigint]]>([FEE_PARAMETER], log.data)
+    if (!fee) return undefined
+    return { ...base(log), kind: 'receiptReceived', relayerRewardAddress: topicAddress(log.topics[3]!), feeInfo: { feeTokenAddress: lower(fee[0][0]), amount: fee[0][1] } }
+  }
+  if (topic0 === ADD_FEE_AMOUNT_TOPIC && log.topics.length === 2) {
+    const fee = decode<readonly [readonly [string, bigint]]>([FEE_PARAMETER], log.data)
+    if (!fee) return undefined
+    return { messageId: lower(log.topics[1]!), messenger: lower(log.address), kind: 'feeAdded', feeInfo: { feeTokenAddress: lower(fee[0][0]), amount: fee[0][1] } }
+  }
+  return undefined
 }

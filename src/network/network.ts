@@ -26,6 +26,7 @@ import { Keychain, XWallet } from '../platform/xchain/wallet.js'
 import { addressFromPrivateKey } from '../platform/secp256k1fx.js'
 import { SUBNET_EVM_ID } from './version.js'
 import { createSignatureAggregator, type AggregateSignaturesRequest, type SignatureAggregator } from './aggregator.js'
+import { warpRequestOfTx } from './txWarpMessages.js'
 import { findWarpMessage, signWarpMessage, warpBlockHashMessage, type SignWarpOptions } from './warp.js'
 import { INITIALLY_ACTIVE_TIME, lastUpgradeTime, NETWORK_PRESETS, type NetworkPreset, type NetworkPresetName } from './presets.js'
 import type { DataApiOptions } from '../api/routes/data/config.js'
@@ -381,6 +382,15 @@ export class Network {
     return this.signatureAggregator.aggregate(request)
   }
 
+  /**
+   * Aggregates signatures for the warp message a transaction gave rise to (a P-chain tx's ACP-77
+   * message, an EVM tx's `sendWarpMessage`; see `txWarpMessages.ts`), through the same aggregator;
+   * throws a `TxWarpMessageError` for a tx it does not have or that made none.
+   */
+  aggregateSignaturesOfTx(txHash: string): Uint8Array {
+    return this.signatureAggregator.aggregate(warpRequestOfTx(this, txHash))
+  }
+
   /** The unsigned warp message of a C-chain or L1 block's hash (for `getVerifiedWarpBlockHash`); sign it with {@link signWarpMessage}. */
   warpBlockHashMessage(chain: string, blockHash: Hex | Uint8Array): Uint8Array {
     return warpBlockHashMessage(this, chain, blockHash)
@@ -539,6 +549,25 @@ export class Network {
    * `fraction` of the stake is cut off; returns the nodes disconnected.
    */
   disconnectStake(fraction: number, subnetId: string = PRIMARY_NETWORK_ID): SimNode[] {
+    const chosen = this.#heaviestStake(fraction, subnetId)
+    for (const node of chosen) this.faults.disconnectNode(node.index)
+    return chosen
+  }
+
+  /**
+   * Has a subnet's (or the primary network's) validators, heaviest first, withhold their warp
+   * signatures until at least `fraction` of the stake signs nothing; they stay connected, so the
+   * aggregator counts their stake as reachable and fails on the signatures it collects (or passes
+   * with a lower `quorum-percentage`). Returns the nodes that withhold.
+   */
+  withholdWarpStake(fraction: number, subnetId: string = PRIMARY_NETWORK_ID): SimNode[] {
+    const chosen = this.#heaviestStake(fraction, subnetId)
+    for (const node of chosen) this.faults.withholdWarpSignatures(node.index)
+    return chosen
+  }
+
+  /** The subnet's simulated validators, heaviest first, until at least `fraction` of its stake is among them. */
+  #heaviestStake(fraction: number, subnetId: string): SimNode[] {
     if (!(fraction > 0 && fraction <= 1)) throw new InvalidArgumentError(`fraction must be above 0 and at most 1, got ${fraction}`)
     const validators = [...this.validators.get(subnetId)].sort((a, b) => (a.weight === b.weight ? 0 : a.weight > b.weight ? -1 : 1))
     const total = validators.reduce((sum, v) => sum + v.weight, 0n)
@@ -548,7 +577,6 @@ export class Network {
       if (Number(cut) / Number(total) >= fraction) break
       const node = this.node(v.nodeId)
       if (!node) continue
-      this.faults.disconnectNode(node.index)
       chosen.push(node)
       cut += v.weight
     }

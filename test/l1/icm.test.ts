@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { bytesToHex, decodeAbiParameters, encodeAbiParameters, getAddress, getContractAddress, hexToBytes, keccak256, parseAbi, parseAbiParameters, type Hex, type TransactionReceipt } from 'viem'
+import { bytesToHex, decodeAbiParameters, toEventSelector, toFunctionSelector, type AbiItem, encodeAbiParameters, getAddress, getContractAddress, hexToBytes, keccak256, parseAbi, parseAbiParameters, type Hex, type TransactionReceipt } from 'viem'
+import { formatAbiItem, formatAbiParams } from 'viem/utils'
 import { idFromString } from '../../src/core/ids.js'
-import { ICM_MESSENGER_ABI, ICM_MESSENGER_BYTECODE } from '../../src/evm/icm/messenger.js'
+import { ICM_MESSENGER_ABI, ICM_MESSENGER_BYTECODE, ICM_MESSENGER_DEPLOYED_BYTECODE, ICM_MESSENGER_SOURCE_SHA256 } from '../../src/evm/icm/messenger.js'
 import { parseAddressedCall, parseUnsignedMessage } from '../../src/evm/warp/codec.js'
 import { packPredicateHex } from '../../src/evm/warp/predicate.js'
 import { createNetwork, type Network } from '../../src/network/network.js'
@@ -41,7 +45,61 @@ async function network3(): Promise<{ network: Network; a: Side; b: Side; c: Side
   return { network, a, b, c, messenger }
 }
 
+/** ITeleporterMessenger v1 and TeleporterMessenger's public state, as icm-contracts declares them. */
+const TELEPORTER_V1 = parseAbi([
+  'struct TeleporterMessageReceipt { uint256 receivedMessageNonce; address relayerRewardAddress; }',
+  'struct TeleporterFeeInfo { address feeTokenAddress; uint256 amount; }',
+  'struct TeleporterMessageInput { bytes32 destinationBlockchainID; address destinationAddress; TeleporterFeeInfo feeInfo; uint256 requiredGasLimit; address[] allowedRelayerAddresses; bytes message; }',
+  'struct TeleporterMessage { uint256 messageNonce; address originSenderAddress; bytes32 destinationBlockchainID; address destinationAddress; uint256 requiredGasLimit; address[] allowedRelayerAddresses; TeleporterMessageReceipt[] receipts; bytes message; }',
+  'event BlockchainIDInitialized(bytes32 indexed blockchainID)',
+  'event SendCrossChainMessage(bytes32 indexed messageID, bytes32 indexed destinationBlockchainID, TeleporterMessage message, TeleporterFeeInfo feeInfo)',
+  'event AddFeeAmount(bytes32 indexed messageID, TeleporterFeeInfo updatedFeeInfo)',
+  'event MessageExecutionFailed(bytes32 indexed messageID, bytes32 indexed sourceBlockchainID, TeleporterMessage message)',
+  'event MessageExecuted(bytes32 indexed messageID, bytes32 indexed sourceBlockchainID)',
+  'event ReceiveCrossChainMessage(bytes32 indexed messageID, bytes32 indexed sourceBlockchainID, address indexed deliverer, address rewardRedeemer, TeleporterMessage message)',
+  'event ReceiptReceived(bytes32 indexed messageID, bytes32 indexed destinationBlockchainID, address indexed relayerRewardAddress, TeleporterFeeInfo feeInfo)',
+  'event RelayerRewardsRedeemed(address indexed redeemer, address indexed asset, uint256 amount)',
+  'function sendCrossChainMessage(TeleporterMessageInput messageInput) returns (bytes32)',
+  'function retrySendCrossChainMessage(TeleporterMessage message)',
+  'function addFeeAmount(bytes32 messageID, address feeTokenAddress, uint256 additionalFeeAmount)',
+  'function receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress)',
+  'function retryMessageExecution(bytes32 sourceBlockchainID, TeleporterMessage message)',
+  'function sendSpecifiedReceipts(bytes32 sourceBlockchainID, bytes32[] messageIDs, TeleporterFeeInfo feeInfo, address[] allowedRelayerAddresses) returns (bytes32)',
+  'function redeemRelayerRewards(address feeTokenAddress)',
+  'function getMessageHash(bytes32 messageID) view returns (bytes32)',
+  'function messageReceived(bytes32 messageID) view returns (bool)',
+  'function getRelayerRewardAddress(bytes32 messageID) view returns (address)',
+  'function checkRelayerRewardAmount(address relayer, address feeTokenAddress) view returns (uint256)',
+  'function getFeeInfo(bytes32 messageID) view returns (address, uint256)',
+  'function getNextMessageID(bytes32 destinationBlockchainID) view returns (bytes32)',
+  'function getReceiptQueueSize(bytes32 sourceBlockchainID) view returns (uint256)',
+  'function getReceiptAtIndex(bytes32 sourceBlockchainID, uint256 index) view returns (TeleporterMessageReceipt)',
+  'function WARP_MESSENGER() view returns (address)',
+  'function blockchainID() view returns (bytes32)',
+  'function messageNonce() view returns (uint256)',
+  'function receiptQueues(bytes32 sourceBlockchainID) view returns (uint256 first, uint256 last)',
+  'function sentMessageInfo(bytes32 messageID) view returns (bytes32 messageHash, TeleporterFeeInfo feeInfo)',
+  'function receivedFailedMessageHashes(bytes32 messageID) view returns (bytes32 messageHash)',
+  'function initializeBlockchainID() returns (bytes32)',
+  'function calculateMessageID(bytes32 sourceBlockchainID, bytes32 destinationBlockchainID, uint256 nonce) view returns (bytes32)',
+])
+
 describe('ICM messenger (TeleporterMessenger v1 ABI)', () => {
+  it('is compiled from the ICMMessenger.sol beside it (rerun `node scripts/compile-icm.mjs`)', () => {
+    const source = readFileSync(fileURLToPath(new URL('../../src/evm/icm/ICMMessenger.sol', import.meta.url)))
+    expect(ICM_MESSENGER_SOURCE_SHA256).toBe(createHash('sha256').update(source).digest('hex'))
+    expect(ICM_MESSENGER_BYTECODE.includes(ICM_MESSENGER_DEPLOYED_BYTECODE.slice(2))).toBe(true)
+  })
+
+  it("has TeleporterMessenger v1's functions and events, nothing else: selectors, topics, outputs and mutability", () => {
+    const shape = (abi: readonly AbiItem[]) =>
+      abi
+        .filter((i) => i.type === 'function' || i.type === 'event')
+        .map((i) => `${i.type === 'function' ? toFunctionSelector(formatAbiItem(i)) : toEventSelector(formatAbiItem(i))} ${formatAbiItem(i)} ${i.type === 'function' ? `${i.stateMutability} ${formatAbiParams(i.outputs)}` : i.inputs.map((p) => p.indexed === true).join()}`)
+        .sort()
+    expect(shape(ICM_MESSENGER_ABI)).toEqual(shape(TELEPORTER_V1))
+  })
+
   it('a message sent on L1 A is delivered on L1 B to an ITeleporterReceiver with a signed warp message', async () => {
     const { network, a, b, messenger } = await network3()
     const receiver = await deployReceiver(b, bob, messenger)

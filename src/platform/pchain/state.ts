@@ -625,6 +625,8 @@ export class PChainState {
     return (this.#d.blocks = this.#own(this.#d.blocks, (a) => a.slice()))
   }
   getTx(id: string) { return this.#d.txs.get(id) }
+  /** Every accepted tx, in the order they were accepted. */
+  txs(): IterableIterator<StoredTx> { return this.#d.txs.values() }
   putTx(t: StoredTx) { this.#mapSet('txs', t.id, t) }
   getEndedStaker(txId: string) { return this.#d.endedStakers.get(txId) }
   putEndedStaker(e: EndedStaker) { this.#mapSet('endedStakers', e.staker.txId, e) }

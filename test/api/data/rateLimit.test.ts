@@ -199,6 +199,11 @@ describe('budgets and windows', () => {
       listLatestPrimaryNetworkTransactions: 100,
       listValidators: 20,
       listL1Validators: 20,
+      listIcmMessages: 20,
+      getIcmMessage: 20,
+      listIcmMessagesByAddress: 20,
+      aggregateSignatures: 20,
+      getAggregatedSignatures: 20,
     })
     // Misses and the service's own documents cost nothing.
     expect((await call(app, '/v1/nowhere', { key: 'k' })).rate['ratelimit-remaining']).toBe(String(remaining))

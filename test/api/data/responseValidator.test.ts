@@ -20,7 +20,7 @@ const block = {
 }
 
 describe('the vendored spec', () => {
-  it('holds the 17 operations of SPEC.md §4.4, in its order, with their weights', () => {
+  it('holds the 17 operations of SPEC.md §4.4, in its order, then the ICM and signature aggregator operations, with their weights', () => {
     expect(SPEC_OPERATIONS.map((op) => [op.operationId, op.weight])).toEqual(Object.entries({
       supportedChains: 1,
       getChainInfo: 1,
@@ -39,6 +39,11 @@ describe('the vendored spec', () => {
       listLatestPrimaryNetworkTransactions: 100,
       listValidators: 20,
       listL1Validators: 20,
+      listIcmMessages: 20,
+      getIcmMessage: 20,
+      listIcmMessagesByAddress: 20,
+      aggregateSignatures: 20,
+      getAggregatedSignatures: 20,
     }))
     expect(GLACIER_SPEC.components.securitySchemes).toMatchObject({ apiKey: { in: 'header', name: 'x-data-api-key' } })
     expect(JSON.stringify(GLACIER_SPEC)).not.toContain('x-glacier-api-key')

@@ -24,6 +24,8 @@ export const PAGE_SIZE_BOUNDS = {
   listLatestPrimaryNetworkTransactions: { min: 1, max: 100, default: 10 }, // 15
   listValidators: { min: 1, max: 100, default: 10 }, // 16
   listL1Validators: { min: 1, max: 100, default: 10 }, // 17
+  listIcmMessages: { min: 1, max: 100, default: 10 },
+  listIcmMessagesByAddress: { min: 1, max: 100, default: 10 },
 } as const satisfies Record<string, PageSizeBounds>
 
 type Raw = string | string[] | undefined

@@ -37,6 +37,7 @@ import { revert } from './revert.js'
 import { reset } from './reset.js'
 import { saveSnapshot } from './saveSnapshot.js'
 import { withholdWarpSignatures } from './withholdWarpSignatures.js'
+import { withholdWarpStake } from './withholdWarpStake.js'
 import { resumeWarpSignatures } from './resumeWarpSignatures.js'
 import { getRelayer } from './getRelayer.js'
 import { setRelayerMode } from './setRelayerMode.js'
@@ -76,6 +77,7 @@ export const simService = {
   reset,
   saveSnapshot,
   withholdWarpSignatures,
+  withholdWarpStake,
   resumeWarpSignatures,
   getRelayer,
   setRelayerMode,

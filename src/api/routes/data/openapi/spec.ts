@@ -1,7 +1,8 @@
 /**
  * The vendored part of the hosted data API's OpenAPI 3.1 document (`glacier.json`, written by
  * `scripts/extract-glacier-openapi.mjs` from the reference spec): the 17 operations of SPEC.md
- * §4.4 and the schemas they reference. Response validation, the weights of the rate limits, and
+ * §4.4, the three Interchain Messaging operations, the signature aggregator's two, and the
+ * schemas they reference. Response validation, the weights of the rate limits, and
  * the served `/v1/openapi.json` and `/v1/docs` all read it.
  */
 import glacier from './glacier.json' with { type: 'json' }
