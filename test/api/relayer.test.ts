@@ -35,6 +35,8 @@ describe("the relayer's API (icm-relayer's /relay, /relay/message, /health)", ()
     await n.network.advanceTime(30)
     await n.network.relayer.settled()
     expect(await received()).toBe(0n)
+    const icmStatus = async () => ((await (await fetch(`${devnet!.url}/v1/icm/messages/${sent.id.slice(2)}`)).json()) as { status: string }).status
+    expect(await icmStatus()).toBe('pending')
 
     const request = { 'blockchain-id': n.network.l1('a')!.blockchainId, 'message-id': warpId, 'block-num': Number(sent.receipt.blockNumber) }
     const answer = await post(`${relayerUrl}/relay`, request)
@@ -43,6 +45,8 @@ describe("the relayer's API (icm-relayer's /relay, /relay/message, /health)", ()
     expect(answer.text).toBe(JSON.stringify({ 'transaction-hash': hash }))
     expect((await n.b.publicClient.getTransactionReceipt({ hash })).status).toBe('success')
     expect(await received()).toBe(1n)
+    // The data API's ICM message (the indexer pairs the send with the relayer's receive).
+    expect(await icmStatus()).toBe('delivered')
 
     // Relayed again: icm-relayer's ShouldSendMessage finds it delivered and answers the zero hash.
     expect(await post(`${relayerUrl}/relay`, { ...request, 'blockchain-id': n.a.blockchainId })).toMatchObject({ status: 200, text: JSON.stringify({ 'transaction-hash': `0x${'00'.repeat(32)}` }) })
