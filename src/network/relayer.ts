@@ -256,6 +256,14 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
     return done
   }
 
+  /** The transaction and block that sent an unsigned message on `source` (newest first), when it did. */
+  const sentIn = (source: EvmChain, unsigned: Uint8Array): { txHash?: Hex; blockNumber?: bigint } => {
+    const id = `0x${Buffer.from(warpId(unsigned)).toString('hex')}`
+    for (let n = source.store.height; n >= 0n; n--)
+      for (const tx of source.store.byNumber(n)?.txs ?? [])
+        if (tx.receipt.logs.some((l) => l.address === WARP_ADDRESS && l.topics[0] === SEND_WARP_MESSAGE_TOPIC && l.topics[2] === id)) return { txHash: tx.hash, blockNumber: n }
+    return {}
+  }
   const find = (messageId: Hex): Pending | undefined => pending.find((p) => p.messageId === messageId.toLowerCase())
 
   for (const chain of network.chains) watch(chain)
@@ -307,8 +315,9 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
      */
     relayUnsigned(source: EvmChain, unsigned: Uint8Array, origin: { txHash?: Hex; blockNumber?: bigint } = {}): Promise<IcmDelivery[] | undefined> {
       return enqueue(async () => {
-        const block = origin.blockNumber !== undefined ? source.store.byNumber(origin.blockNumber) : source.store.head
-        const item = itemOf(source, block ?? source.store.head, origin.txHash ?? ('0x' as Hex), unsigned)
+        const found = origin.txHash !== undefined ? origin : sentIn(source, unsigned)
+        const block = found.blockNumber !== undefined ? source.store.byNumber(found.blockNumber) : source.store.head
+        const item = itemOf(source, block ?? source.store.head, found.txHash ?? ('0x' as Hex), unsigned)
         if (!item) return undefined
         const waiting = find(item.messageId)
         if (waiting) return deliver(waiting)

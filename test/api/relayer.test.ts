@@ -62,7 +62,7 @@ describe("the relayer's API (icm-relayer's /relay, /relay/message, /health)", ()
     const answer = await post(`${nodeUrl}/relay/message`, { 'unsigned-message-bytes': bytes, 'source-address': n.messenger })
     expect(answer.status).toBe(200)
     expect(await received()).toBe(1n)
-    expect(n.network.relayer.deliveries()).toMatchObject([{ sourceChain: 'C', destinationChain: 'b', status: 'delivered', txHash: JSON.parse(answer.text)['transaction-hash'] }])
+    expect(n.network.relayer.deliveries()).toMatchObject([{ sourceChain: 'C', destinationChain: 'b', status: 'delivered', txHash: JSON.parse(answer.text)['transaction-hash'], sourceTxHash: sent.receipt.transactionHash, sourceBlockNumber: sent.receipt.blockNumber }])
   })
 
   it("refuses as icm-relayer's handlers do", async () => {
