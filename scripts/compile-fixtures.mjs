@@ -31,6 +31,7 @@ const CONTRACTS = [
   { file: 'Caller.sol', contractName: 'Caller' },
   { file: 'GasProbe.sol', contractName: 'GasProbe' },
   { file: 'DelegateCaller.sol', contractName: 'DelegateCaller' },
+  { file: 'PoAValidatorManager.sol', contractName: 'PoAValidatorManager' },
 ]
 
 const sources = {}
