@@ -6,7 +6,7 @@
  * other).
  */
 import { sha256 } from '@noble/hashes/sha2.js'
-import { createPublicClient, createWalletClient, decodeAbiParameters, defineChain, encodePacked, http, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, decodeAbiParameters, defineChain, encodePacked, http, type Account, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem'
 import { PoAValidatorManager } from '../fixtures/contracts/index.js'
 import { alice, testGenesis } from '../l1/helpers.js'
 import { AVAX, L1Validator, PChainOwner, common, pClient, pvm, pvmSerial, signAllAndIssue, signAndIssue, utils, type PClient } from '../api/node/pchain.js'
@@ -71,14 +71,25 @@ export async function aggregate(devnet: Devnet, body: { message: Hex; justificat
   return `0x${json['signed-message']}`
 }
 
-export type Acp99L1 = Awaited<ReturnType<typeof acp99L1>>
+/** An L1 managed by a PoAValidatorManager: its ids, clients (alice signs) and the conversion data the P-chain hashed. */
+export type Acp99L1 = {
+  c: PClient
+  subnetId: string
+  blockchainId: string
+  chain: Chain
+  client: PublicClient<Transport, Chain>
+  wallet: WalletClient<Transport, Chain, Account>
+  manager: Hex
+  conversion: ConversionData
+  networkId: number
+}
 
 /**
  * A subnet with a subnet-EVM chain (warp from genesis, chain id `chainId`), the manager deployed on
  * it by alice, and the subnet converted by avalanchejs with nodes `initial` (weight 100 each)
  * naming the manager; the manager is not initialized yet.
  */
-export async function acp99L1(devnet: Devnet, account: number, options: { chainId: number; initial: number[]; name: string }) {
+export async function acp99L1(devnet: Devnet, account: number, options: { chainId: number; initial: number[]; name: string }): Promise<Acp99L1> {
   const network = devnet.network
   const c = await pClient(devnet.url, network.devAccounts[account]!.privateKey)
   const { p } = network.wallets(account)!
@@ -86,7 +97,7 @@ export async function acp99L1(devnet: Devnet, account: number, options: { chainI
   const { blockchainId } = p.createChain({ subnetId, name: options.name, vmId: SUBNET_EVM, genesis: JSON.stringify(testGenesis({ chainId: options.chainId, warpConfig: { blockTimestamp: DURANGO_LOCAL } })) })
   await network.startChainFromP(blockchainId)
   const chain = defineChain({ id: options.chainId, name: options.name, nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [devnet.rpcUrl(blockchainId)] } } })
-  const client = createPublicClient({ chain, transport: http() })
+  const client = createPublicClient({ chain, transport: http() }) as PublicClient<Transport, Chain>
   const wallet = createWalletClient({ chain, account: alice, transport: http() })
   const deployHash = await wallet.deployContract({ abi: PoAValidatorManager.abi, bytecode: PoAValidatorManager.bytecode, args: [idHex(subnetId)] })
   const manager = (await client.getTransactionReceipt({ hash: deployHash })).contractAddress!
