@@ -3,7 +3,7 @@ import { TypedEmitter } from '../core/events.js'
 import type { Hex } from '../core/hex.js'
 
 export type { ValidatorEntry } from '../core/validatorEntry.js'
-import type { ValidatorEntry } from '../core/validatorEntry.js'
+import { managerSet, type ValidatorEntry } from '../core/validatorEntry.js'
 
 /** A subnet's new set: every current validator, inactive L1 validators included; `at`: when it took effect (unix seconds), if not now. */
 export type ValidatorSetChange = { subnetId: string; validators: readonly ValidatorEntry[]; at?: number }
@@ -74,7 +74,8 @@ export class ValidatorRegistry {
 }
 
 function withActive(current: readonly ValidatorEntry[]): { current: readonly ValidatorEntry[]; active: readonly ValidatorEntry[] } {
-  return { current, active: current.some((v) => v.isActive === false) ? Object.freeze(current.filter((v) => v.isActive !== false)) : current }
+  const active = managerSet(current)
+  return { current, active: active === current ? current : Object.freeze(active) }
 }
 
 export const hexToBlsKey = (key: Hex): Uint8Array => Uint8Array.from(Buffer.from(key.slice(2), 'hex'))

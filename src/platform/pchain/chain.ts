@@ -447,9 +447,10 @@ export class PChain {
   getUtxo(txId: string, index: number) { return this.state.getUtxo(utxoKey(txId, index)) }
 
   /**
-   * The active validator sets: primary (validators + delegations), permissioned subnets, L1s
-   * (active validators); each sorted by node id. The sets pushed to the listener also hold the
-   * inactive L1 validators (`isActive: false`).
+   * The validator sets as the node's validator manager holds them: primary (validators +
+   * delegations), permissioned subnets, L1s (active validators, and the inactive ones' weight
+   * under the empty node id); each sorted by node id. The sets pushed to the listener hold the
+   * inactive L1 validators themselves (`isActive: false`).
    */
   validatorSets(): Map<string, ValidatorEntry[]> {
     return this.#sets.active()

@@ -1,6 +1,6 @@
 import { hexToBytes } from '../../core/hex.js'
 import { PRIMARY_NETWORK_ID } from '../../core/ids.js'
-import type { ValidatorEntry } from '../../core/validatorEntry.js'
+import { managerSet, type ValidatorEntry } from '../../core/validatorEntry.js'
 import type { ValidatorSetListener } from './chain.js'
 import type { PChainSnapshot, PChainState } from './state.js'
 
@@ -35,18 +35,18 @@ export class PChainValidatorSets {
     this.publish()
   }
 
-  /** The active sets (inactive L1 validators left out), primary network first. */
+  /** The sets as the node's validator manager holds them (inactive L1 validators' weight under the empty node id, `managerSet`), primary network first. */
   active(): Map<string, ValidatorEntry[]> {
     this.#refresh()
     const out = new Map<string, ValidatorEntry[]>()
-    for (const id of this.#order()) out.set(id, this.#sets.get(id)!.filter((v) => v.isActive !== false))
+    for (const id of this.#order()) out.set(id, managerSet(this.#sets.get(id)!).slice())
     return out
   }
 
-  /** One subnet's active set (what {@link active} lists for it), without building the others. */
-  activeOf(subnetId: string): ValidatorEntry[] {
+  /** One subnet's set (what {@link active} lists for it), without building the others. */
+  activeOf(subnetId: string): readonly ValidatorEntry[] {
     this.#refresh()
-    return (this.#sets.get(subnetId) ?? []).filter((v) => v.isActive !== false)
+    return managerSet(this.#sets.get(subnetId) ?? [])
   }
 
   /** Pushes every set that changed since the last push, as of the state's time. */
