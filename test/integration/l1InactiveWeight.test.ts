@@ -38,6 +38,14 @@ describe('an inactive L1 validator\'s weight', () => {
     expect(await platform(devnet.url, 'getTotalStake', { subnetID: l1.subnetId })).toMatchObject({ weight: '300' })
   })
 
+  it('counts as stake no node connects to: the L1 chain\'s health check lists the empty node id as disconnected', async () => {
+    await call(devnet.url, '/ext/sim', 'sim.advanceTime', { seconds: 60 })
+    const health = (await (await fetch(`${devnet.url}/ext/health`)).json()) as { checks: Record<string, { message?: { networking?: { disconnectedValidators: string[]; percentConnected: number } } }> }
+    const networking = Object.values(health.checks).flatMap((c) => (c.message?.networking?.disconnectedValidators.includes('NodeID-111111111111111111116DBWJs') ? [c.message.networking] : []))
+    expect(networking).toHaveLength(1)
+    expect(networking[0]!.percentConnected).toBeCloseTo(200 / 300)
+  })
+
   it('counts in the quorum: the two active validators (200 of 300) are short of 67%, at the aggregator and at the P-chain', async () => {
     const info = await nodeInfo(devnet.nodes[3]!.url)
     const sent = sentWarp(await managerCall(l1, 'initiateValidatorRegistration', [nodeIdHex(info.nodeID), info.nodePOP.publicKey, ownerOf(l1.c), ownerOf(l1.c), 10n]))
