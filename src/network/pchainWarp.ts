@@ -147,7 +147,7 @@ function verifyWeight(state: PChainState, msg: { validationId: Uint8Array; nonce
   return v.subnetId
 }
 
-type RegistrationPreimage = { kind: 'conversion'; subnetId: Uint8Array; index: number } | { kind: 'register'; message: Uint8Array }
+export type RegistrationPreimage = { kind: 'conversion'; subnetId: Uint8Array; index: number } | { kind: 'register'; message: Uint8Array }
 
 const BAD_WIRE = 'failed to parse justification: proto: cannot parse invalid wire-format data'
 
@@ -166,6 +166,28 @@ function parseRegistrationJustification(b: Uint8Array): RegistrationPreimage {
     } else if (f.num === 2 && f.bytes) out = { kind: 'register', message: f.bytes }
   }
   if (!out) throw refuse('invalidJustificationType', 'invalid justification type: <nil>')
+  return out
+}
+
+/**
+ * An `L1ValidatorRegistrationJustification` as a relayer writes it for a not-registered message:
+ * the RegisterL1Validator payload (field 2), or the conversion's subnet id and validator index
+ * (field 1, `SubnetIDIndex`).
+ */
+export function encodeRegistrationJustification(preimage: RegistrationPreimage): Uint8Array {
+  const field = (num: number, body: Uint8Array) => [...protoVarint(BigInt((num << 3) | 2)), ...protoVarint(BigInt(body.length)), ...body]
+  if (preimage.kind === 'register') return Uint8Array.from(field(2, preimage.message))
+  const inner = [...field(1, preimage.subnetId), ...(preimage.index === 0 ? [] : [0x10, ...protoVarint(BigInt(preimage.index))])]
+  return Uint8Array.from(field(1, Uint8Array.from(inner)))
+}
+
+function protoVarint(v: bigint): number[] {
+  const out: number[] = []
+  do {
+    const low = Number(v & 0x7fn)
+    v >>= 7n
+    out.push(v === 0n ? low : low | 0x80)
+  } while (v !== 0n)
   return out
 }
 

@@ -115,7 +115,7 @@ const tier = byKind(str, object({ perMinute: req(int(1)), perDay: req(int(1)) })
 const price = scalar('a price as a number or a decimal string', (v) => (typeof v === 'number' && v >= 0 ? v : typeof v === 'string' && /^[0-9]+(\.[0-9]+)?$/.test(v) ? v : undefined))
 const anyKey = () => undefined
 
-const FAULTS = ['disconnectNode', 'stallChain', 'fillDisk', 'closeDatabase', 'delayBootstrap'] as const
+const FAULTS = ['disconnectNode', 'stallChain', 'fillDisk', 'closeDatabase', 'delayBootstrap', 'withholdWarpSignatures'] as const
 const args = list(anyValue())
 
 /** A `call` target: a deployed contract by name, or an address on a chain. */
@@ -150,6 +150,14 @@ const ASSERTS = {
   l1Validator: object({ validation: req(ref('validation')), active: opt(bool), weight: opt(int(0)) }),
 }
 
+/** A P-chain ACP-77 message a `fromPChain` step delivers. */
+const PCHAIN_MESSAGES = {
+  conversion: ref('subnet'),
+  registration: ref('validation'),
+  removal: ref('validation'),
+  weight: ref('validation'),
+}
+
 const STEPS = {
   send: object({ from: req(account), to: req(addressOrRef('acct', 'contract')), value: req(evmAmount), chain: opt(chainRef(false)) }),
   deploy: object({ contract: req(name), artifact: req(str), args: opt(args), from: opt(account), value: opt(evmAmount), chain: opt(chainRef(false)) }),
@@ -169,6 +177,9 @@ const STEPS = {
   inject: object({ fault: req(oneOf(FAULTS)), node: opt(nodeRef(false)), chain: opt(chainRef(false)), percent: opt(int(0, 100)), seconds: opt(int(1)) }),
   lift: byKind(scalar('all or a mapping { fault, node?, chain? }', (v) => (v === 'all' ? ('all' as const) : undefined)), object({ fault: req(oneOf(FAULTS)), node: opt(nodeRef(false)), chain: opt(chainRef(false)) })),
   relay: object({ message: req(ref('step')), to: req(ref('contract')), method: req(str), args: opt(args), from: opt(account), signers: opt(list(nodeRef(false), { min: 1 })) }),
+  convertSubnetToL1: object({ subnet: req(ref('subnet')), chain: req(chainRef(false)), manager: req(addressOrRef('contract')), validators: req(list(l1ValidatorSpec, { min: 1 })) }),
+  toPChain: object({ message: req(ref('step')), validation: opt(name), balance: opt(primaryAmount), account: opt(account) }),
+  fromPChain: object({ message: req(oneKey('P-chain message', PCHAIN_MESSAGES)), to: req(ref('contract')), method: req(str), args: opt(args), from: opt(account) }),
   snapshot: name,
   revert: nameRef('snapshot'),
   assert: oneKey('assertion', ASSERTS),

@@ -1,0 +1,108 @@
+/**
+ * The scenario steps that carry ACP-77 messages between a validator manager contract and the
+ * P-chain (`convertSubnetToL1`, `toPChain`, `fromPChain`) and the values they add to call
+ * arguments (`subnet:`, `validation:`, `node:`, `bls:`, `conversion:`): checked at parse time,
+ * signed through the network's aggregator (so its faults apply), refused with the real words.
+ */
+import { describe, expect, it } from 'vitest'
+import { PRIMARY_NETWORK_ID } from '../../src/core/ids.js'
+import { createNetwork } from '../../src/network/network.js'
+import { networkOptionsOf, parseScenario, runScenario, ScenarioStepError, ScenarioValidationError } from '../../src/scenario/index.js'
+
+const FILE = 'scenarios/inline.yaml'
+const scenario = (steps: string[]) =>
+  parseScenario(
+    [
+      'network: { nodes: 4 }',
+      'accounts: { count: 2, named: { owner: 0, relayer: 1 } }',
+      'subnets:',
+      '  - { name: managed, owner: acct:owner, chains: [{ name: managed, chainId: 77777, precompiles: { warp: {} }, alloc: { acct:owner: 100 ether } }] }',
+      'steps:',
+      '  - deploy: { contract: manager, artifact: artifacts/PoAValidatorManager.json, chain: chain:managed, args: [subnet:managed] }',
+      ...steps,
+    ].join('\n') + '\n',
+    FILE,
+  )
+const CONVERT = '  - convertSubnetToL1: { subnet: subnet:managed, chain: chain:managed, manager: contract:manager, validators: [{ name: v0, node: node:0, weight: 100, balance: 1 avax }, { name: v1, node: node:1, weight: 100, balance: 1 avax }, { name: v2, node: node:2, weight: 100, balance: 1 avax }] }'
+const INITIALIZE = '  - fromPChain: { message: { conversion: subnet:managed }, to: contract:manager, method: initializeValidatorSet, args: [conversion:managed, 0] }'
+const REGISTER = '  - { name: register, call: { contract: contract:manager, method: initiateValidatorRegistration, args: [node:3, bls:3, { threshold: 0, addresses: [] }, { threshold: 0, addresses: [] }, 50] } }'
+
+describe('ACP-99 scenario steps', () => {
+  it('initialize, register, then the P-chain\'s ack: the manager\'s events and the P-chain agree', async () => {
+    const s = scenario([
+      CONVERT, INITIALIZE, REGISTER,
+      '  - toPChain: { message: step:register, validation: v3, balance: 1 avax, account: acct:relayer }',
+      '  - assert: { l1Validator: { validation: validation:v3, active: true, weight: 50 } }',
+      '  - fromPChain: { message: { registration: validation:v3 }, to: contract:manager, method: completeValidatorRegistration, args: [0] }',
+      '  - assert: { event: { contract: contract:manager, event: CompletedValidatorRegistration, args: [validation:v3, 50] } }',
+      '  - assert: { call: { contract: contract:manager, method: getNodeValidationID, args: [node:3], equals: validation:v3 } }',
+    ])
+    const network = await createNetwork(networkOptionsOf(s))
+    const r = await runScenario(network, s)
+    await network.close()
+    expect(r.failures).toEqual([])
+    expect(r.passed).toBe(3)
+  })
+
+  it('toPChain signs through the aggregator: two of three validators withholding, the step fails with its refusal and nothing is registered', async () => {
+    const s = scenario([
+      CONVERT, INITIALIZE, REGISTER,
+      '  - inject: { fault: withholdWarpSignatures, node: node:1 }',
+      '  - inject: { fault: withholdWarpSignatures, node: node:2 }',
+      '  - toPChain: { message: step:register, validation: v3, balance: 1 avax }',
+    ])
+    const network = await createNetwork(networkOptionsOf(s))
+    const error = await runScenario(network, s).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ScenarioStepError)
+    expect((error as Error).message).toBe(`${FILE}:12:5: steps[6].toPChain: failed to aggregate signatures. error: failed to collect a threshold of signatures`)
+    const l1 = network.validators.subnetIds().filter((id) => id !== PRIMARY_NETWORK_ID)
+    expect(l1.map((id) => network.validators.current(id).length)).toEqual([3])
+    await network.close()
+  })
+
+  it('fromPChain: a removal the P-chain would not sign (the validation is still registered) is refused by its validators', async () => {
+    const s = scenario([CONVERT, INITIALIZE, '  - fromPChain: { message: { removal: validation:v0 }, to: contract:manager, method: completeValidatorRemoval, args: [0] }'])
+    const network = await createNetwork(networkOptionsOf(s))
+    const error = await runScenario(network, s).catch((e: unknown) => e)
+    await network.close()
+    expect((error as Error).message).toBe(`${FILE}:9:5: steps[3].fromPChain: failed to aggregate signatures. error: failed to collect a threshold of signatures`)
+  })
+
+  it('conversion:<subnet> before the subnet is converted: a positioned error', async () => {
+    const s = scenario([INITIALIZE])
+    const network = await createNetwork(networkOptionsOf(s))
+    const error = await runScenario(network, s).catch((e: unknown) => e)
+    await network.close()
+    expect((error as Error).message).toBe(`${FILE}:7:5: steps[1].fromPChain: subnet managed has not been converted`)
+  })
+
+  const issues = (steps: string[]) => {
+    try {
+      scenario(steps)
+    } catch (e) {
+      expect(e).toBeInstanceOf(ScenarioValidationError)
+      return (e as ScenarioValidationError).issues.map((i) => `${i.line}:${i.column} ${i.path}: ${i.message}`)
+    }
+    return []
+  }
+
+  it('parse: a validation is known after the toPChain step naming it; a P-chain message is one of four kinds', () => {
+    expect(issues([
+      CONVERT,
+      '  - fromPChain: { message: { registration: validation:v3 }, to: contract:manager, method: completeValidatorRegistration, args: [0] }',
+      REGISTER,
+      '  - toPChain: { message: step:register, validation: v3, balance: 1 avax }',
+      '  - fromPChain: { message: { registration: validation:v3 }, to: contract:manager, method: completeValidatorRegistration, args: [0] }',
+      '  - fromPChain: { message: { bogus: validation:v3 }, to: contract:manager, method: completeValidatorRegistration, args: [0] }',
+    ])).toEqual([
+      '8:44 steps[2].fromPChain.message.registration: unknown validation validation:v3 (no conversion validator or earlier registerL1Validator or toPChain step names it)',
+      '12:30 steps[6].fromPChain.message.bogus: unknown P-chain message "bogus" (expected one of conversion, registration, removal, weight)',
+    ])
+  })
+
+  it('parse: fromPChain\'s method is checked against the contract\'s ABI', () => {
+    expect(issues([CONVERT, '  - fromPChain: { message: { weight: validation:v0 }, to: contract:manager, method: completeWeight, args: [0] }'])).toEqual([
+      expect.stringMatching(/^8:\d+ steps\[2\]\.fromPChain\.method: .*completeWeight/),
+    ])
+  })
+})
