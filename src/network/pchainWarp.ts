@@ -1,10 +1,11 @@
 import { BaseError, InvalidStateError } from '../core/errors.js'
 import { idToString } from '../core/ids.js'
 import { encodeAddressedCall, encodeMessage, encodeUnsignedMessage, parseAddressedCall, parseUnsignedMessage } from '../evm/warp/codec.js'
-import { canonicalValidatorSet, signMessage } from '../evm/warp/signature.js'
+import { signMessage } from '../evm/warp/signature.js'
 import { conversionValidationId, parsePChainWarpPayload, parseRegisterL1Validator, registerValidationId, type PChainWarpPayload } from '../platform/pchain/warpMessages.js'
 import type { PChainState } from '../platform/pchain/state.js'
 import type { Network } from './network.js'
+import { hexToBlsKey } from './validators.js'
 
 /**
  * The P-chain's side of ACP-118 (avalanchego `vms/platformvm/network/warp.go`): which of its
@@ -237,7 +238,7 @@ export function signPChainWarpMessage(network: Network, unsigned: Uint8Array, ju
   const concerned = verifyPChainWarpRequest(network, unsigned, justification)
   const subnetId = signingSubnetId ?? concerned
   const validators = network.validators.get(subnetId)
-  const set = canonicalValidatorSet(validators)
+  const set = network.validators.canonical(subnetId)
   const validating = new Set(validators.map((v) => v.nodeId))
   const signers = network.nodes.filter((n, i) => validating.has(n.nodeId) && !network.faults.isDisconnected(i))
   const byNode = new Map(validators.map((v) => [v.nodeId, v.weight]))
@@ -246,5 +247,5 @@ export function signPChainWarpMessage(network: Network, unsigned: Uint8Array, ju
   const needed = quorum === undefined ? 0n : BigInt(Math.round(quorum * 100))
   if (signers.length === 0 || signed * 10_000n < needed * set.totalWeight)
     throw new InvalidStateError(`failed to collect a threshold of signatures: ${signed} of ${set.totalWeight} weight of subnet ${subnetId} signed${quorum === undefined ? '' : `, ${quorum}% needed`}`)
-  return encodeMessage(unsigned, signMessage(unsigned, signers.map((n) => ({ blsSecretKey: n.identity.blsSecretKey })), set))
+  return encodeMessage(unsigned, signMessage(unsigned, signers.map((n) => ({ blsSecretKey: n.identity.blsSecretKey, blsPublicKeyBytes: hexToBlsKey(n.identity.blsPublicKey) })), set))
 }

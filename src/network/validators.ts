@@ -4,6 +4,7 @@ import type { Hex } from '../core/hex.js'
 
 export type { ValidatorEntry } from '../core/validatorEntry.js'
 import { managerSet, type ValidatorEntry } from '../core/validatorEntry.js'
+import { canonicalValidatorSet, type WarpValidatorSet } from '../evm/warp/signature.js'
 
 /** A subnet's new set: every current validator, inactive L1 validators included; `at`: when it took effect (unix seconds), if not now. */
 export type ValidatorSetChange = { subnetId: string; validators: readonly ValidatorEntry[]; at?: number }
@@ -21,7 +22,7 @@ type Events = { change: ValidatorSetChange }
  */
 export class ValidatorRegistry {
   readonly events = new TypedEmitter<Events>()
-  #sets = new Map<string, { current: readonly ValidatorEntry[]; active: readonly ValidatorEntry[] }>()
+  #sets = new Map<string, { current: readonly ValidatorEntry[]; active: readonly ValidatorEntry[]; canonical?: WarpValidatorSet }>()
 
   /**
    * Replaces a subnet's validator set (every current validator), in effect since `at` (unix
@@ -43,6 +44,17 @@ export class ValidatorRegistry {
   /** The active validators of a subnet (empty when it has none): those that sign and count as stake. */
   get(subnetId: string): readonly ValidatorEntry[] {
     return this.#sets.get(subnetId)?.active ?? []
+  }
+
+  /**
+   * The active set's canonical warp form (`canonicalValidatorSet`: keys decoded and checked, merged
+   * and sorted), built once per set: every signature and verification against the subnet reads it,
+   * as a node caches its validator sets, instead of decoding each key again.
+   */
+  canonical(subnetId: string): WarpValidatorSet {
+    const sets = this.#sets.get(subnetId)
+    if (!sets) return canonicalValidatorSet([])
+    return (sets.canonical ??= canonicalValidatorSet(sets.active))
   }
 
   /** Every current validator of a subnet, inactive L1 validators included (`GetCurrentValidatorSet`). */

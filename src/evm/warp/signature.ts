@@ -103,12 +103,13 @@ export function canonicalValidatorSet(validators: readonly WarpValidatorInput[])
 
 /**
  * Signs `unsigned` as the given validators would and aggregates: bit i set for each signer whose
- * public key is canonical validator i (several signers sharing a key sign once). Throws when a
+ * public key is canonical validator i (several signers sharing a key sign once). A signer's
+ * `blsPublicKeyBytes` (compressed), when given, saves deriving it from the secret key. Throws when a
  * signer is not in the set or there is no signer.
  */
 export function signMessage(
   unsigned: UnsignedMessage | Uint8Array,
-  signers: readonly { blsSecretKey: Uint8Array }[],
+  signers: readonly { blsSecretKey: Uint8Array; blsPublicKeyBytes?: Uint8Array }[],
   set: WarpValidatorSet,
 ): BitSetSignature {
   const unsignedBytes = unsigned instanceof Uint8Array ? unsigned : encodeUnsignedMessage(unsigned)
@@ -116,7 +117,7 @@ export function signMessage(
   const indexByKey = new Map(set.validators.map((v, i) => [Buffer.from(v.publicKey).toString('hex'), i]))
   const chosen = new Map<number, Uint8Array>()
   for (const signer of signers) {
-    const key = Buffer.from(longSignatures.getPublicKey(signer.blsSecretKey).toBytes(true)).toString('hex')
+    const key = Buffer.from(signer.blsPublicKeyBytes ?? longSignatures.getPublicKey(signer.blsSecretKey).toBytes(true)).toString('hex')
     const index = indexByKey.get(key)
     if (index === undefined) throw new InvalidArgumentError(`signer with BLS key 0x${key} is not in the validator set`)
     chosen.set(index, signer.blsSecretKey)

@@ -249,7 +249,7 @@ export class PChain {
 
   /** The tx's warp message checked against its source subnet's current validators ({@link verifyTxWarpMessages}). */
   #verifyWarp(tx: PreparedTx): void {
-    verifyTxWarpMessages(this.state, (subnetId) => this.#sets.activeOf(subnetId), this.config.networkId, tx.signed.unsigned)
+    verifyTxWarpMessages(this.state, (subnetId) => this.#sets.canonicalOf(subnetId), this.config.networkId, tx.signed.unsigned)
   }
 
   /** The gas a tx uses (0 before Etna, and for the pre-Etna staker txs the fee rules do not price). */
