@@ -53,7 +53,16 @@ export type WarpValidatorSet = {
   validators: WarpValidator[]
   /** Weight of every validator, with or without a key. */
   totalWeight: bigint
+  /**
+   * The last verdicts of {@link verifySignature} against this set (by network, quorum and signed
+   * bytes): a message is checked at estimation, admission and in its block, one pairing each
+   * otherwise. A set is immutable, so a verdict holds for as long as the set is in use.
+   */
+  verdicts?: Map<string, string | undefined>
 }
+
+/** How many verdicts a set keeps (the oldest goes first). */
+const VERDICTS_KEPT = 64
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length)
@@ -98,7 +107,7 @@ export function canonicalValidatorSet(validators: readonly WarpValidatorInput[])
     entry.nodeIds.push(v.nodeId)
   }
   const sorted = [...byKey.values()].sort((a, b) => compareBytes(a.publicKeyBytes, b.publicKeyBytes))
-  return { validators: sorted, totalWeight }
+  return { validators: sorted, totalWeight, verdicts: new Map() }
 }
 
 /**
@@ -175,6 +184,20 @@ export function verifyWarpMessage(args: VerifyWarpMessageArgs): string | undefin
  * warp verifier reports it.
  */
 export function verifySignature(message: SignedMessage, args: Omit<VerifyWarpMessageArgs, 'message'>): string | undefined {
+  const verdicts = args.validators.verdicts
+  if (!verdicts) return checkSignature(message, args)
+  const { signers, signature } = message.signature
+  const key = `${args.networkId}/${args.quorumNumerator ?? 0}/${args.quorumDenominator ?? WARP_QUORUM_DENOMINATOR}/${hexOf(message.unsignedBytes)}/${hexOf(signers)}/${hexOf(signature)}`
+  if (verdicts.has(key)) return verdicts.get(key)
+  const verdict = checkSignature(message, args)
+  if (verdicts.size >= VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!)
+  verdicts.set(key, verdict)
+  return verdict
+}
+
+const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
+
+function checkSignature(message: SignedMessage, args: Omit<VerifyWarpMessageArgs, 'message'>): string | undefined {
   const quorumNum = BigInt(args.quorumNumerator ?? 0) === 0n ? WARP_DEFAULT_QUORUM_NUMERATOR : BigInt(args.quorumNumerator!)
   const quorumDen = BigInt(args.quorumDenominator ?? WARP_QUORUM_DENOMINATOR)
   if (message.unsigned.networkId !== args.networkId) return 'wrong networkID'
