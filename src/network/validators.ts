@@ -4,7 +4,7 @@ import type { Hex } from '../core/hex.js'
 
 export type { ValidatorEntry } from '../core/validatorEntry.js'
 import { managerSet, type ValidatorEntry } from '../core/validatorEntry.js'
-import { canonicalValidatorSet, type WarpValidatorSet } from '../evm/warp/signature.js'
+import { canonicalValidatorSet, createPublicKeyCache, type WarpValidatorSet } from '../evm/warp/signature.js'
 
 /** A subnet's new set: every current validator, inactive L1 validators included; `at`: when it took effect (unix seconds), if not now. */
 export type ValidatorSetChange = { subnetId: string; validators: readonly ValidatorEntry[]; at?: number }
@@ -23,6 +23,7 @@ type Events = { change: ValidatorSetChange }
 export class ValidatorRegistry {
   readonly events = new TypedEmitter<Events>()
   #sets = new Map<string, { current: readonly ValidatorEntry[]; active: readonly ValidatorEntry[]; canonical?: WarpValidatorSet }>()
+  readonly #decode = createPublicKeyCache()
 
   /**
    * Replaces a subnet's validator set (every current validator), in effect since `at` (unix
@@ -54,7 +55,7 @@ export class ValidatorRegistry {
   canonical(subnetId: string): WarpValidatorSet {
     const sets = this.#sets.get(subnetId)
     if (!sets) return canonicalValidatorSet([])
-    return (sets.canonical ??= canonicalValidatorSet(sets.active))
+    return (sets.canonical ??= canonicalValidatorSet(sets.active, this.#decode))
   }
 
   /** Every current validator of a subnet, inactive L1 validators included (`GetCurrentValidatorSet`). */

@@ -81,12 +81,34 @@ function decodePublicKey(bytes: Uint8Array, nodeId: string): G1Point {
   return point
 }
 
+/** Decodes a validator's compressed key (throws `validator <id>: couldn't decompress public key` / `invalid public key`). */
+export type PublicKeyDecoder = (bytes: Uint8Array, nodeId: string) => G1Point
+
+/**
+ * A {@link PublicKeyDecoder} that keeps the keys it decoded (up to 65,536, then it starts over):
+ * a validator's key is decoded and checked once, as a node keeps its validators' keys decoded,
+ * not again for each new set it appears in.
+ */
+export function createPublicKeyCache(): PublicKeyDecoder {
+  let points = new Map<string, G1Point>()
+  return (bytes, nodeId) => {
+    const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+    let point = points.get(key)
+    if (!point) {
+      point = decodePublicKey(bytes, nodeId)
+      if (points.size >= 65_536) points = new Map()
+      points.set(key, point)
+    }
+    return point
+  }
+}
+
 /**
  * `validators.FlattenValidatorSet`: keyless validators add to the total weight only; validators
  * sharing a key become one entry with the summed weight; entries sort by uncompressed key.
  * Throws on a key that does not decode or a total weight over uint64 (`overflow`).
  */
-export function canonicalValidatorSet(validators: readonly WarpValidatorInput[]): WarpValidatorSet {
+export function canonicalValidatorSet(validators: readonly WarpValidatorInput[], decode: PublicKeyDecoder = decodePublicKey): WarpValidatorSet {
   const byKey = new Map<string, WarpValidator>()
   let totalWeight = 0n
   for (const v of validators) {
@@ -95,7 +117,7 @@ export function canonicalValidatorSet(validators: readonly WarpValidatorInput[])
     totalWeight += weight
     if (totalWeight > MAX_UINT64) throw new InvalidArgumentError('overflow')
     if (!v.blsPublicKey) continue
-    const point = decodePublicKey(v.blsPublicKey, v.nodeId)
+    const point = decode(v.blsPublicKey, v.nodeId)
     const publicKeyBytes = point.toBytes(false)
     const key = Buffer.from(publicKeyBytes).toString('hex')
     let entry = byKey.get(key)

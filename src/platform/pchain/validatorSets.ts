@@ -1,7 +1,7 @@
 import { hexToBytes } from '../../core/hex.js'
 import { PRIMARY_NETWORK_ID } from '../../core/ids.js'
 import { managerSet, type ValidatorEntry } from '../../core/validatorEntry.js'
-import { canonicalValidatorSet, type WarpValidatorSet } from '../../evm/warp/signature.js'
+import { canonicalValidatorSet, createPublicKeyCache, type WarpValidatorSet } from '../../evm/warp/signature.js'
 import type { ValidatorSetListener } from './chain.js'
 import type { PChainSnapshot, PChainState } from './state.js'
 
@@ -20,6 +20,7 @@ export class PChainValidatorSets {
   #sets = new Map<string, ValidatorEntry[]>()
   /** Canonical warp sets of the sets above, built on first use, dropped when their subnet's set changes. */
   #canonical = new Map<string, WarpValidatorSet>()
+  readonly #decode = createPublicKeyCache()
   /** Subnets whose set changed since it was last pushed. */
   #unpushed = new Set<string>()
   /** The sets each snapshot was taken with (by the snapshot object). */
@@ -50,7 +51,7 @@ export class PChainValidatorSets {
   canonicalOf(subnetId: string): WarpValidatorSet {
     this.#refresh()
     let set = this.#canonical.get(subnetId)
-    if (!set) this.#canonical.set(subnetId, (set = canonicalValidatorSet(managerSet(this.#sets.get(subnetId) ?? []))))
+    if (!set) this.#canonical.set(subnetId, (set = canonicalValidatorSet(managerSet(this.#sets.get(subnetId) ?? []), this.#decode)))
     return set
   }
 
