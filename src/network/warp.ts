@@ -78,7 +78,8 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
 }
 
 /** The subnet `destination` checks a message from `sourceChainId` against, at its head's time. */
-function destinationSubnet(network: Network, destination: string, sourceChainId: Uint8Array): string | undefined {
+/** The subnet whose validators `destination` checks a message from `sourceChainId` against (undefined while its warp is off). */
+export function destinationSubnet(network: Network, destination: string, sourceChainId: Uint8Array): string | undefined {
   const chain = network.chain(destination)
   if (!chain) throw new NotFoundError(`unknown chain ${destination}`)
   const warp = chain === network.cChain ? network.cWarp : network.l1(destination)?.rules.warp

@@ -5,6 +5,8 @@ import type { Hex } from '../core/hex.js'
 import type { EvmChain } from '../evm/chain.js'
 import { packPredicateHex, WARP_ADDRESS } from '../evm/warp/predicate.js'
 import { abiDecodeBytes } from '../evm/warp/abi.js'
+import { parseUnsignedMessage } from '../evm/warp/codec.js'
+import { destinationSubnet } from '../network/warp.js'
 import { createNetwork, type Network, type NetworkOptions } from '../network/network.js'
 import { SUBNET_EVM_ID } from '../network/version.js'
 import { constructorOf, toAbiArgs } from './abi.js'
@@ -292,9 +294,14 @@ class Runner {
       case 'relay': {
         const b = step.body
         const log = await sentWarpLog(this.#ctx, b.message.name)
-        // Signed by the validators the destination checks it against, as a relayer asks them.
+        // Signed by the validators the destination checks it against, as a relayer asks them: through
+        // the signature aggregator (its faults apply), or by the nodes the step names.
         const destination = this.#ctx.contractChain(b.to, undefined)
-        const signed = network.signWarpMessage(abiDecodeBytes(hexToBytes(log.data)), { destination: destination.alias, ...(b.signers ? { signers: b.signers as number[] } : {}) })
+        const unsigned = abiDecodeBytes(hexToBytes(log.data))
+        const signingSubnetId = destinationSubnet(network, destination.alias, parseUnsignedMessage(unsigned).sourceChainId)
+        const signed = b.signers
+          ? network.signWarpMessage(unsigned, { destination: destination.alias, signers: b.signers as number[] })
+          : network.aggregateSignatures({ message: unsigned, ...(signingSubnetId ? { signingSubnetId } : {}) })
         const { data } = this.#ctx.encodeCall(b.to, b.method, b.args)
         await this.#ctx.send(destination, { from: this.#ctx.from(b.from), to: this.#ctx.address(b.to), data, accessList: [{ address: WARP_ADDRESS as Hex, storageKeys: packPredicateHex(signed) }] }, label)
         return

@@ -105,4 +105,30 @@ describe('ACP-99 scenario steps', () => {
       expect.stringMatching(/^8:\d+ steps\[2\]\.fromPChain\.method: .*completeWeight/),
     ])
   })
+
+  it('relay signs through the aggregator too: with two of three validators withholding it fails; signers named by the step still sign', async () => {
+    const s = parseScenario(
+      [
+        'network: { nodes: 3 }',
+        'accounts: { count: 2, named: { alice: 0, bob: 1 } }',
+        'l1s:',
+        '  - { name: alpha, chainId: 11111, precompiles: { warp: {} }, alloc: { acct:alice: 100 ether, acct:bob: 100 ether } }',
+        '  - { name: beta, chainId: 22222, precompiles: { warp: {} }, alloc: { acct:alice: 100 ether, acct:bob: 100 ether } }',
+        'steps:',
+        '  - deploy: { contract: senderA, artifact: artifacts/WarpReceiver.json, chain: chain:alpha }',
+        '  - deploy: { contract: receiverB, artifact: artifacts/WarpReceiver.json, chain: chain:beta }',
+        '  - { name: hello, call: { contract: contract:senderA, method: send, args: ["0x68656c6c6f"], from: acct:alice } }',
+        '  - relay: { message: step:hello, to: contract:receiverB, method: receiveMessage, args: [0], from: acct:bob, signers: [node:0, node:1, node:2] }',
+        '  - assert: { call: { contract: contract:receiverB, method: valid, equals: true } }',
+        '  - inject: { fault: withholdWarpSignatures, node: node:1 }',
+        '  - inject: { fault: withholdWarpSignatures, node: node:2 }',
+        '  - relay: { message: step:hello, to: contract:receiverB, method: receiveMessage, args: [0], from: acct:bob }',
+      ].join('\n') + '\n',
+      FILE,
+    )
+    const network = await createNetwork(networkOptionsOf(s))
+    const error = await runScenario(network, s).catch((e: unknown) => e)
+    await network.close()
+    expect((error as Error).message).toBe(`${FILE}:14:5: steps[7].relay: failed to aggregate signatures. error: failed to collect a threshold of signatures`)
+  })
 })
