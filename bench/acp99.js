@@ -122,7 +122,7 @@ export async function acp99Bench({ registrations = 100, warmup = 5, log = () => 
       const validationId = hex(sha256(bytes(payload)))
       const signed = await aggregate({ message: log.data })
       await issue(pvm.newRegisterL1ValidatorTx({ ...(await common()), balance: AVAX, blsSignature: bytes(v.pop), message: bytes(signed) }, context))
-      const ack = await aggregate({ message: pchainMessage(networkId, encodePacked(['uint16', 'uint32', 'bytes32', 'bool'], [0, 2, validationId, true])), justification: validationId, 'signing-subnet-id': subnetId })
+      const ack = await aggregate({ message: pchainMessage(networkId, encodePacked(['uint16', 'uint32', 'bytes32', 'bool'], [0, 2, validationId, true])), 'signing-subnet-id': subnetId })
       const completed = await call('completeValidatorRegistration', [0], ack)
       if (completed.status !== 'success') throw new Error(`completeValidatorRegistration reverted for ${validationId}`)
     }

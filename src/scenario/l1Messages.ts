@@ -118,9 +118,9 @@ export async function deliverFromPChain(ctx: ScenarioContext, b: StepBodies['fro
     const registered = m.kind === 'registration'
     payload = encodeL1ValidatorRegistration(idFromString(id), registered)
     const preimage = ctx.justifications.get(id)
-    if (registered) justification = idFromString(id)
-    else if (preimage) justification = encodeRegistrationJustification(preimage)
-    else throw new InvalidStateError(`validation ${m.body.name} was not registered by this scenario: no justification for its removal`)
+    // Registered: no justification (the P-chain checks the validation exists), as avalanche-cli asks.
+    if (!registered && preimage) justification = encodeRegistrationJustification(preimage)
+    else if (!registered) throw new InvalidStateError(`validation ${m.body.name} was not registered by this scenario: no justification for its removal`)
   }
   const destination = ctx.contractChain(b.to, undefined)
   const blockchainId = ctx.refs.chains[ctx.refs.contracts[b.to.name]!.chain]!

@@ -160,7 +160,8 @@ export async function registerValidator(devnet: Devnet, l1: Acp99L1, node: numbe
   const sent = sentWarp(initiated)
   const validationId = hex(sha256(bytes(sent.payload)))
   await registerTx(l1.c, await aggregate(devnet, { message: sent.data }), info.nodePOP.proofOfPossession)
-  const ack = await signedByL1(devnet, l1, registrationPayload(validationId, true), validationId)
+  // Registered: no justification, as avalanche-cli asks (the P-chain checks the validation exists).
+  const ack = await signedByL1(devnet, l1, registrationPayload(validationId, true), '0x')
   const completed = await managerCall(l1, 'completeValidatorRegistration', [0], ack)
   return { validationId, registerMessage: sent.payload, nodeID: info.nodeID, initiated, completed }
 }

@@ -116,9 +116,9 @@ describe('a registration: bad messages at the P-chain, then at the manager', () 
   it('the well-signed message with the node\'s proof is registered; the manager refuses acks that do not verify or do not fit', async () => {
     await registerTx(l1.c, await aggregate(devnet, { message: sent.data }), info.nodePOP.proofOfPossession)
     expect(await platform(devnet.url, 'getL1Validator', { validationID: cb58(validationId) })).toMatchObject({ nodeID: info.nodeID, weight: '50' })
-    const ack = await signedByL1(devnet, l1, registrationPayload(validationId, true), validationId)
+    const ack = await signedByL1(devnet, l1, registrationPayload(validationId, true), '0x')
     // Signed by the primary network: the L1 checks P-chain messages against its own validators.
-    const byPrimary = await aggregate(devnet, { message: pchainMessage(l1.networkId, registrationPayload(validationId, true)), justification: validationId, 'signing-subnet-id': PRIMARY })
+    const byPrimary = await aggregate(devnet, { message: pchainMessage(l1.networkId, registrationPayload(validationId, true)), 'signing-subnet-id': PRIMARY })
     expect(await reverts('completeValidatorRegistration', [0], byPrimary)).toBe('InvalidWarpMessage()')
     expect(await reverts('completeValidatorRegistration', [0], tamper(ack, 1))).toBe('InvalidWarpMessage()')
     expect(await reverts('completeValidatorRemoval', [0], ack)).toBe('UnexpectedRegistrationStatus(true)')

@@ -44,6 +44,21 @@ describe('ACP-99 scenario steps', () => {
     expect(r.passed).toBe(3)
   })
 
+  it('removing conversion validators: their not-registered messages are justified by the conversion\'s subnet and index', async () => {
+    const remove = (v: string) => [
+      `  - { name: remove-${v}, call: { contract: contract:manager, method: initiateValidatorRemoval, args: [validation:${v}] } }`,
+      `  - toPChain: { message: step:remove-${v} }`,
+      `  - fromPChain: { message: { removal: validation:${v} }, to: contract:manager, method: completeValidatorRemoval, args: [0] }`,
+      `  - assert: { event: { contract: contract:manager, event: CompletedValidatorRemoval, args: [validation:${v}] } }`,
+    ]
+    const s = scenario([CONVERT, INITIALIZE, ...remove('v1'), ...remove('v2'), '  - assert: { call: { contract: contract:manager, method: l1TotalWeight, equals: 100 } }'])
+    const network = await createNetwork(networkOptionsOf(s))
+    const r = await runScenario(network, s)
+    await network.close()
+    expect(r.failures).toEqual([])
+    expect(r.passed).toBe(3)
+  })
+
   it('toPChain signs through the aggregator: two of three validators withholding, the step fails with its refusal and nothing is registered', async () => {
     const s = scenario([
       CONVERT, INITIALIZE, REGISTER,
