@@ -12,6 +12,7 @@ import { toGas, txComplexity } from './fees.js'
 import { PChainMempool } from './mempool.js'
 import { PChainValidatorSets } from './validatorSets.js'
 import { verifyTxWarpMessages } from './warpVerifier.js'
+import { createPopVerifier } from './proofOfPossession.js'
 import type { AtomicMemory, ExecContext, ExecResult, TxAuth } from './executor.js'
 import { executeStandardTx, produceUtxo, txFee, utxoKey } from './executor.js'
 import { applyGenesis, genesisBlock, type PChainGenesis } from './genesis.js'
@@ -76,6 +77,8 @@ export class PChain {
   readonly chainId: string
   #auth: Authenticator
   #atomic: AtomicMemory
+  /** Proofs of possession accepted already (a tx is verified in the mempool and again in its block). */
+  readonly #verifyPop = createPopVerifier()
   #uptime: UptimeFn
   /** The validator sets the state implies, pushed to the listener as they change. */
   readonly #sets: PChainValidatorSets
@@ -100,7 +103,7 @@ export class PChain {
   }
 
   #ctx(height: number): ExecContext {
-    return { config: this.config, state: this.state, atomic: this.#atomic, chainId: this.chainId, height }
+    return { config: this.config, state: this.state, atomic: this.#atomic, chainId: this.chainId, height, verifyPop: this.#verifyPop }
   }
 
   /** The fee `signed.unsigned` would pay now (dynamic, Etna). */

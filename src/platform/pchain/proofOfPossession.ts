@@ -24,3 +24,19 @@ export function verifyPop(publicKey: Uint8Array, proof: Uint8Array): void {
   }
   if (!verifyProofOfPossession({ publicKey, proofOfPossession: proof })) throw fail('invalidProofOfPossession')
 }
+
+/**
+ * {@link verifyPop} that remembers the last 1,024 pairs it accepted: a RegisterL1ValidatorTx is
+ * verified when it enters the mempool and again when its block is built, one pairing each
+ * otherwise. A refusal is not remembered (it is thrown again, the same way).
+ */
+export function createPopVerifier(): (publicKey: Uint8Array, proof: Uint8Array) => void {
+  let accepted = new Set<string>()
+  return (publicKey, proof) => {
+    const key = `${Buffer.from(publicKey).toString('hex')}:${Buffer.from(proof).toString('hex')}`
+    if (accepted.has(key)) return
+    verifyPop(publicKey, proof)
+    if (accepted.size >= 1024) accepted = new Set()
+    accepted.add(key)
+  }
+}
