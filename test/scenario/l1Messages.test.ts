@@ -27,6 +27,20 @@ const CONVERT = '  - convertSubnetToL1: { subnet: subnet:managed, chain: chain:m
 const INITIALIZE = '  - fromPChain: { message: { conversion: subnet:managed }, to: contract:manager, method: initializeValidatorSet, args: [conversion:managed, 0] }'
 const REGISTER = '  - { name: register, call: { contract: contract:manager, method: initiateValidatorRegistration, args: [node:3, bls:3, { threshold: 0, addresses: [] }, { threshold: 0, addresses: [] }, 50] } }'
 
+/** Runs `s` on a network made from it: the run, or what it threw; `inspect` reads the network before it closes. */
+async function outcome(s: ReturnType<typeof scenario>, inspect?: (network: Awaited<ReturnType<typeof createNetwork>>) => void): Promise<unknown> {
+  const network = await createNetwork(networkOptionsOf(s))
+  try {
+    const result = await runScenario(network, s).catch((e: unknown) => e)
+    inspect?.(network)
+    return result
+  } finally {
+    await network.close()
+  }
+}
+const passes = async (s: ReturnType<typeof scenario>, asserts: number) => expect(await outcome(s)).toMatchObject({ failures: [], passed: asserts })
+const failsWith = async (s: ReturnType<typeof scenario>, message: string) => expect(((await outcome(s)) as Error).message).toBe(message)
+
 describe('ACP-99 scenario steps', () => {
   it('initialize, register, then the P-chain\'s ack: the manager\'s events and the P-chain agree', async () => {
     const s = scenario([
@@ -37,11 +51,7 @@ describe('ACP-99 scenario steps', () => {
       '  - assert: { event: { contract: contract:manager, event: CompletedValidatorRegistration, args: [validation:v3, 50] } }',
       '  - assert: { call: { contract: contract:manager, method: getNodeValidationID, args: [node:3], equals: validation:v3 } }',
     ])
-    const network = await createNetwork(networkOptionsOf(s))
-    const r = await runScenario(network, s)
-    await network.close()
-    expect(r.failures).toEqual([])
-    expect(r.passed).toBe(3)
+    await passes(s, 3)
   })
 
   it('removing conversion validators: their not-registered messages are justified by the conversion\'s subnet and index', async () => {
@@ -52,11 +62,7 @@ describe('ACP-99 scenario steps', () => {
       `  - assert: { event: { contract: contract:manager, event: CompletedValidatorRemoval, args: [validation:${v}] } }`,
     ]
     const s = scenario([CONVERT, INITIALIZE, ...remove('v1'), ...remove('v2'), '  - assert: { call: { contract: contract:manager, method: l1TotalWeight, equals: 100 } }'])
-    const network = await createNetwork(networkOptionsOf(s))
-    const r = await runScenario(network, s)
-    await network.close()
-    expect(r.failures).toEqual([])
-    expect(r.passed).toBe(3)
+    await passes(s, 3)
   })
 
   it('toPChain signs through the aggregator: two of three validators withholding, the step fails with its refusal and nothing is registered', async () => {
@@ -66,29 +72,23 @@ describe('ACP-99 scenario steps', () => {
       '  - inject: { fault: withholdWarpSignatures, node: node:2 }',
       '  - toPChain: { message: step:register, validation: v3, balance: 1 avax }',
     ])
-    const network = await createNetwork(networkOptionsOf(s))
-    const error = await runScenario(network, s).catch((e: unknown) => e)
+    let l1Sizes: number[] = []
+    const error = await outcome(s, (network) => {
+      l1Sizes = network.validators.subnetIds().filter((id) => id !== PRIMARY_NETWORK_ID).map((id) => network.validators.current(id).length)
+    })
     expect(error).toBeInstanceOf(ScenarioStepError)
     expect((error as Error).message).toBe(`${FILE}:12:5: steps[6].toPChain: failed to aggregate signatures. error: failed to collect a threshold of signatures`)
-    const l1 = network.validators.subnetIds().filter((id) => id !== PRIMARY_NETWORK_ID)
-    expect(l1.map((id) => network.validators.current(id).length)).toEqual([3])
-    await network.close()
+    expect(l1Sizes).toEqual([3])
   })
 
   it('fromPChain: a removal the P-chain would not sign (the validation is still registered) is refused by its validators', async () => {
     const s = scenario([CONVERT, INITIALIZE, '  - fromPChain: { message: { removal: validation:v0 }, to: contract:manager, method: completeValidatorRemoval, args: [0] }'])
-    const network = await createNetwork(networkOptionsOf(s))
-    const error = await runScenario(network, s).catch((e: unknown) => e)
-    await network.close()
-    expect((error as Error).message).toBe(`${FILE}:9:5: steps[3].fromPChain: failed to aggregate signatures. error: failed to collect a threshold of signatures`)
+    await failsWith(s, `${FILE}:9:5: steps[3].fromPChain: failed to aggregate signatures. error: failed to collect a threshold of signatures`)
   })
 
   it('conversion:<subnet> before the subnet is converted: a positioned error', async () => {
     const s = scenario([INITIALIZE])
-    const network = await createNetwork(networkOptionsOf(s))
-    const error = await runScenario(network, s).catch((e: unknown) => e)
-    await network.close()
-    expect((error as Error).message).toBe(`${FILE}:7:5: steps[1].fromPChain: subnet managed has not been converted`)
+    await failsWith(s, `${FILE}:7:5: steps[1].fromPChain: subnet managed has not been converted`)
   })
 
   const issues = (steps: string[]) => {
@@ -141,9 +141,6 @@ describe('ACP-99 scenario steps', () => {
       ].join('\n') + '\n',
       FILE,
     )
-    const network = await createNetwork(networkOptionsOf(s))
-    const error = await runScenario(network, s).catch((e: unknown) => e)
-    await network.close()
-    expect((error as Error).message).toBe(`${FILE}:14:5: steps[7].relay: failed to aggregate signatures. error: failed to collect a threshold of signatures`)
+    await failsWith(s, `${FILE}:14:5: steps[7].relay: failed to aggregate signatures. error: failed to collect a threshold of signatures`)
   })
 })
