@@ -330,6 +330,10 @@ if (!external) Object.assign(results, await snapshotBench())
 // and pairs per second (the P side once the server has platform.issueTx). See bench/xpAtomic.js.
 const { xpAtomicBench } = await import('./xpAtomic.js')
 if (!external) Object.assign(results, await xpAtomicBench())
+// A validator registration through an ACP-99 manager contract (issue 16): contract call → aggregation →
+// RegisterL1ValidatorTx → the P-chain's signed ack → completion, p50/p99 over 100. See bench/acp99.js.
+const { acp99Bench } = await import('./acp99.js')
+if (!external) Object.assign(results, await acp99Bench())
 // eth_call on 5,000 distinct slots (issue 14): the last thousand calls cost what the first did. See bench/ethCall.js.
 const { ethCallBench, ethCallTargets } = await import('./ethCall.js')
 if (!external) Object.assign(results, await ethCallBench())

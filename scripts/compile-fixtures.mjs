@@ -32,6 +32,7 @@ const CONTRACTS = [
   { file: 'GasProbe.sol', contractName: 'GasProbe' },
   { file: 'DelegateCaller.sol', contractName: 'DelegateCaller' },
   { file: 'ICMReceiver.sol', contractName: 'ICMReceiver' },
+  { file: 'PoAValidatorManager.sol', contractName: 'PoAValidatorManager' },
 ]
 
 const sources = {}

@@ -1,3 +1,5 @@
+import { EMPTY_NODE_ID } from './ids.js'
+
 /** One validator of a subnet or L1, as warp verification and the validators API read it. */
 export type ValidatorEntry = {
   nodeId: string
@@ -14,4 +16,20 @@ export type ValidatorEntry = {
    * but outside the set that signs and is counted for connected stake. Absent means active.
    */
   isActive?: false
+}
+
+/**
+ * A subnet's set as a node's validator manager holds it (avalanchego `vms/platformvm/state`: an
+ * inactive L1 validator's effective node id is the empty one): the active validators, plus the
+ * inactive L1 validators' weight summed under the empty node id without a BLS key, so it counts
+ * in the total weight (warp quorums, `getValidatorsAt`, `getTotalStake`) but never signs. Sorted
+ * by node id as the sets are; the same array when nothing is inactive.
+ */
+export function managerSet(current: readonly ValidatorEntry[]): readonly ValidatorEntry[] {
+  let inactive = 0n
+  for (const v of current) if (v.isActive === false) inactive += v.weight
+  if (inactive === 0n) return current
+  const active = current.filter((v) => v.isActive !== false)
+  const empty: ValidatorEntry = { nodeId: EMPTY_NODE_ID, weight: inactive, blsPublicKey: undefined, startTime: 0n }
+  return [...active, empty].sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0))
 }

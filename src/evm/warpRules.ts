@@ -11,7 +11,7 @@ import type { FeeRules } from './feeRules.js'
 import type { SignedMessage } from './warp/codec.js'
 import { createWarpPrecompile } from './warp/precompile.js'
 import { accessListGas, encodeBlockPredicateResults, verifyPredicates, WARP_ADDRESS, type AccessListEntry, type PredicateVerification } from './warp/predicate.js'
-import { canonicalValidatorSet, verifyWarpMessage, warpSourceSubnet, type WarpValidatorInput } from './warp/signature.js'
+import { canonicalValidatorSet, verifyWarpMessage, warpSourceSubnet, type WarpValidatorInput, type WarpValidatorSet } from './warp/signature.js'
 import type { StatefulPrecompile } from './precompiles/types.js'
 
 /** What warp needs from the network: ids and the validator sets that sign. */
@@ -23,6 +23,8 @@ export type WarpEnvironment = {
   subnetOf(chainId: Uint8Array): Uint8Array | undefined
   /** A subnet's validators now (the emulator has no P-chain heights yet). */
   validatorsOf(subnetId: Uint8Array): readonly WarpValidatorInput[]
+  /** Their canonical set, when the network keeps it built (else built from {@link validatorsOf} per message). */
+  canonicalSetOf?(subnetId: Uint8Array): WarpValidatorSet
 }
 
 /** The warp config in force at a block (`warp.Config`): 0 is the default quorum of 67. */
@@ -89,7 +91,7 @@ export class WarpRules {
     return verifyWarpMessage({
       message,
       networkId: this.env.networkId,
-      validators: canonicalValidatorSet(this.env.validatorsOf(subnet)),
+      validators: this.env.canonicalSetOf ? this.env.canonicalSetOf(subnet) : canonicalValidatorSet(this.env.validatorsOf(subnet)),
       quorumNumerator: config.quorumNumerator,
     })
   }

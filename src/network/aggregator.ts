@@ -9,10 +9,11 @@ import { BaseError } from '../core/errors.js'
 import { idFromString, idToString, PRIMARY_NETWORK_ID } from '../core/ids.js'
 import { abiDecodeBytes } from '../evm/warp/abi.js'
 import { encodeMessage, messageId, parsePayload, parseUnsignedMessage, type UnsignedMessage } from '../evm/warp/codec.js'
-import { canonicalValidatorSet, signMessage } from '../evm/warp/signature.js'
+import { signMessage } from '../evm/warp/signature.js'
 import type { Network } from './network.js'
 import { findWarpMessage } from './warp.js'
 import { PChainWarpRefusal, verifyPChainWarpRequest } from './pchainWarp.js'
+import { hexToBlsKey } from './validators.js'
 
 /** icm-services' `DefaultQuorumPercentage`. */
 export const DEFAULT_QUORUM_PERCENTAGE = 67
@@ -84,7 +85,7 @@ export function createSignatureAggregator(network: Network): SignatureAggregator
       if (sourceSubnet === undefined) throw fail(`source blockchain not found for chain ID ${source}`)
       const subnetId = signingSubnet ?? sourceSubnet
       const validators = network.validators.get(subnetId)
-      const set = canonicalValidatorSet(validators)
+      const set = network.validators.canonical(subnetId)
       // The validators it can ask: simulated nodes, connected, with a BLS key (a keyless one only adds to the total weight).
       const nodes = validators.flatMap((v) => {
         const index = network.nodes.findIndex((n) => n.nodeId === v.nodeId)
@@ -99,7 +100,7 @@ export function createSignatureAggregator(network: Network): SignatureAggregator
       const signers = vouched ? nodes.filter((n) => !network.faults.withholdsWarpSignatures(n.index)) : []
       const weight = signers.reduce((sum, n) => sum + n.weight, 0n)
       if (signers.length === 0 || !meetsQuorum(weight, set.totalWeight, quorum)) throw fail('failed to collect a threshold of signatures')
-      return encodeMessage(unsigned.bytes, signMessage(unsigned.bytes, signers.map((n) => ({ blsSecretKey: n.node.identity.blsSecretKey })), set))
+      return encodeMessage(unsigned.bytes, signMessage(unsigned.bytes, signers.map((n) => ({ blsSecretKey: n.node.identity.blsSecretKey, blsPublicKeyBytes: hexToBlsKey(n.node.identity.blsPublicKey) })), set))
     },
   }
 }

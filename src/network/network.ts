@@ -201,6 +201,7 @@ export class Network {
       subnetId,
       subnetOf: (chainId) => subnetOfChain(preset, l1s, chainId),
       validatorsOf: (subnetId) => validators.get(idToString(subnetId)),
+      canonicalSetOf: (subnetId) => validators.canonical(idToString(subnetId)),
     })
     const cRules = createCChainRules({
       upgrades: preset.upgrades,

@@ -1,10 +1,11 @@
 import { BaseError, InvalidStateError } from '../core/errors.js'
 import { idToString } from '../core/ids.js'
 import { encodeAddressedCall, encodeMessage, encodeUnsignedMessage, parseAddressedCall, parseUnsignedMessage } from '../evm/warp/codec.js'
-import { canonicalValidatorSet, signMessage } from '../evm/warp/signature.js'
+import { signMessage } from '../evm/warp/signature.js'
 import { conversionValidationId, parsePChainWarpPayload, parseRegisterL1Validator, registerValidationId, type PChainWarpPayload } from '../platform/pchain/warpMessages.js'
 import type { PChainState } from '../platform/pchain/state.js'
 import type { Network } from './network.js'
+import { hexToBlsKey } from './validators.js'
 
 /**
  * The P-chain's side of ACP-118 (avalanchego `vms/platformvm/network/warp.go`): which of its
@@ -147,7 +148,7 @@ function verifyWeight(state: PChainState, msg: { validationId: Uint8Array; nonce
   return v.subnetId
 }
 
-type RegistrationPreimage = { kind: 'conversion'; subnetId: Uint8Array; index: number } | { kind: 'register'; message: Uint8Array }
+export type RegistrationPreimage = { kind: 'conversion'; subnetId: Uint8Array; index: number } | { kind: 'register'; message: Uint8Array }
 
 const BAD_WIRE = 'failed to parse justification: proto: cannot parse invalid wire-format data'
 
@@ -166,6 +167,28 @@ function parseRegistrationJustification(b: Uint8Array): RegistrationPreimage {
     } else if (f.num === 2 && f.bytes) out = { kind: 'register', message: f.bytes }
   }
   if (!out) throw refuse('invalidJustificationType', 'invalid justification type: <nil>')
+  return out
+}
+
+/**
+ * An `L1ValidatorRegistrationJustification` as a relayer writes it for a not-registered message:
+ * the RegisterL1Validator payload (field 2), or the conversion's subnet id and validator index
+ * (field 1, `SubnetIDIndex`).
+ */
+export function encodeRegistrationJustification(preimage: RegistrationPreimage): Uint8Array {
+  const field = (num: number, body: Uint8Array) => [...protoVarint(BigInt((num << 3) | 2)), ...protoVarint(BigInt(body.length)), ...body]
+  if (preimage.kind === 'register') return Uint8Array.from(field(2, preimage.message))
+  const inner = [...field(1, preimage.subnetId), ...(preimage.index === 0 ? [] : [0x10, ...protoVarint(BigInt(preimage.index))])]
+  return Uint8Array.from(field(1, Uint8Array.from(inner)))
+}
+
+function protoVarint(v: bigint): number[] {
+  const out: number[] = []
+  do {
+    const low = Number(v & 0x7fn)
+    v >>= 7n
+    out.push(v === 0n ? low : low | 0x80)
+  } while (v !== 0n)
   return out
 }
 
@@ -215,7 +238,7 @@ export function signPChainWarpMessage(network: Network, unsigned: Uint8Array, ju
   const concerned = verifyPChainWarpRequest(network, unsigned, justification)
   const subnetId = signingSubnetId ?? concerned
   const validators = network.validators.get(subnetId)
-  const set = canonicalValidatorSet(validators)
+  const set = network.validators.canonical(subnetId)
   const validating = new Set(validators.map((v) => v.nodeId))
   const signers = network.nodes.filter((n, i) => validating.has(n.nodeId) && !network.faults.isDisconnected(i))
   const byNode = new Map(validators.map((v) => [v.nodeId, v.weight]))
@@ -224,5 +247,5 @@ export function signPChainWarpMessage(network: Network, unsigned: Uint8Array, ju
   const needed = quorum === undefined ? 0n : BigInt(Math.round(quorum * 100))
   if (signers.length === 0 || signed * 10_000n < needed * set.totalWeight)
     throw new InvalidStateError(`failed to collect a threshold of signatures: ${signed} of ${set.totalWeight} weight of subnet ${subnetId} signed${quorum === undefined ? '' : `, ${quorum}% needed`}`)
-  return encodeMessage(unsigned, signMessage(unsigned, signers.map((n) => ({ blsSecretKey: n.identity.blsSecretKey })), set))
+  return encodeMessage(unsigned, signMessage(unsigned, signers.map((n) => ({ blsSecretKey: n.identity.blsSecretKey, blsPublicKeyBytes: hexToBlsKey(n.identity.blsPublicKey) })), set))
 }

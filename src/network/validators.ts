@@ -3,7 +3,8 @@ import { TypedEmitter } from '../core/events.js'
 import type { Hex } from '../core/hex.js'
 
 export type { ValidatorEntry } from '../core/validatorEntry.js'
-import type { ValidatorEntry } from '../core/validatorEntry.js'
+import { managerSet, type ValidatorEntry } from '../core/validatorEntry.js'
+import { canonicalValidatorSet, createPublicKeyCache, type WarpValidatorSet } from '../evm/warp/signature.js'
 
 /** A subnet's new set: every current validator, inactive L1 validators included; `at`: when it took effect (unix seconds), if not now. */
 export type ValidatorSetChange = { subnetId: string; validators: readonly ValidatorEntry[]; at?: number }
@@ -21,7 +22,8 @@ type Events = { change: ValidatorSetChange }
  */
 export class ValidatorRegistry {
   readonly events = new TypedEmitter<Events>()
-  #sets = new Map<string, { current: readonly ValidatorEntry[]; active: readonly ValidatorEntry[] }>()
+  #sets = new Map<string, { current: readonly ValidatorEntry[]; active: readonly ValidatorEntry[]; canonical?: WarpValidatorSet }>()
+  readonly #decode = createPublicKeyCache()
 
   /**
    * Replaces a subnet's validator set (every current validator), in effect since `at` (unix
@@ -43,6 +45,17 @@ export class ValidatorRegistry {
   /** The active validators of a subnet (empty when it has none): those that sign and count as stake. */
   get(subnetId: string): readonly ValidatorEntry[] {
     return this.#sets.get(subnetId)?.active ?? []
+  }
+
+  /**
+   * The active set's canonical warp form (`canonicalValidatorSet`: keys decoded and checked, merged
+   * and sorted), built once per set: every signature and verification against the subnet reads it,
+   * as a node caches its validator sets, instead of decoding each key again.
+   */
+  canonical(subnetId: string): WarpValidatorSet {
+    const sets = this.#sets.get(subnetId)
+    if (!sets) return canonicalValidatorSet([])
+    return (sets.canonical ??= canonicalValidatorSet(sets.active, this.#decode))
   }
 
   /** Every current validator of a subnet, inactive L1 validators included (`GetCurrentValidatorSet`). */
@@ -74,7 +87,8 @@ export class ValidatorRegistry {
 }
 
 function withActive(current: readonly ValidatorEntry[]): { current: readonly ValidatorEntry[]; active: readonly ValidatorEntry[] } {
-  return { current, active: current.some((v) => v.isActive === false) ? Object.freeze(current.filter((v) => v.isActive !== false)) : current }
+  const active = managerSet(current)
+  return { current, active: active === current ? current : Object.freeze(active) }
 }
 
 export const hexToBlsKey = (key: Hex): Uint8Array => Uint8Array.from(Buffer.from(key.slice(2), 'hex'))

@@ -6,8 +6,9 @@ import { abiDecodeBytes } from '../evm/warp/abi.js'
 import { encodeHashPayload, encodeMessage, encodeUnsignedMessage, messageId as computeMessageId, parseUnsignedMessage } from '../evm/warp/codec.js'
 import { SEND_WARP_MESSAGE_TOPIC } from '../evm/warp/precompile.js'
 import { WARP_ADDRESS } from '../evm/warp/predicate.js'
-import { canonicalValidatorSet, signMessage } from '../evm/warp/signature.js'
+import { signMessage } from '../evm/warp/signature.js'
 import type { Network } from './network.js'
+import { hexToBlsKey } from './validators.js'
 
 export type SignWarpOptions = {
   /** Node indexes that sign; every simulated validator of the source subnet by default. */
@@ -62,7 +63,7 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
     (network.chainIsPrimary(source) ? PRIMARY_NETWORK_ID : undefined)
   if (subnetId === undefined) throw new NotFoundError(`unknown source chain ${source}`)
   const validators = network.validators.get(subnetId)
-  const set = canonicalValidatorSet(validators)
+  const set = network.validators.canonical(subnetId)
   const byNodeId = new Map(network.nodes.map((n) => [n.nodeId, n]))
   const chosen = options.signers
     ? options.signers.map((index) => {
@@ -72,12 +73,13 @@ export function signWarpMessage(network: Network, unsigned: Uint8Array, options:
         return node
       })
     : validators.flatMap((v) => byNodeId.get(v.nodeId) ?? [])
-  const signature = signMessage(unsigned, chosen.map((n) => ({ blsSecretKey: n.identity.blsSecretKey })), set)
+  const signature = signMessage(unsigned, chosen.map((n) => ({ blsSecretKey: n.identity.blsSecretKey, blsPublicKeyBytes: hexToBlsKey(n.identity.blsPublicKey) })), set)
   return encodeMessage(unsigned, signature)
 }
 
 /** The subnet `destination` checks a message from `sourceChainId` against, at its head's time. */
-function destinationSubnet(network: Network, destination: string, sourceChainId: Uint8Array): string | undefined {
+/** The subnet whose validators `destination` checks a message from `sourceChainId` against (undefined while its warp is off). */
+export function destinationSubnet(network: Network, destination: string, sourceChainId: Uint8Array): string | undefined {
   const chain = network.chain(destination)
   if (!chain) throw new NotFoundError(`unknown chain ${destination}`)
   const warp = chain === network.cChain ? network.cWarp : network.l1(destination)?.rules.warp

@@ -59,11 +59,14 @@ export function constructorOf(abi: readonly AbiItem[]): AbiConstructor.AbiConstr
   return found ? AbiConstructor.from(found as AbiConstructor.AbiConstructor) : undefined
 }
 
-export type RefResolver = (ref: Ref) => Hex
+/** A reference's value: an address, an id as bytes32, a node's id or BLS key as bytes, a conversion's data as a tuple. */
+export type RefResolver = (ref: Ref) => unknown
 
 /**
- * A scenario value as the ABI type wants it: references become addresses (or, for `bytes32`,
- * a chain's blockchain id), amounts like "1.5 ether" become integers, lists fill arrays and tuples.
+ * A scenario value as the ABI type wants it: references become addresses (`acct:`, `contract:`),
+ * ids for `bytes32` (`chain:` a blockchain id, `subnet:`, `validation:`), a node's id (`node:<i>`)
+ * or BLS public key (`bls:<i>`) for `bytes`, a subnet's SubnetToL1ConversionData for a tuple
+ * (`conversion:<subnet>`); amounts like "1.5 ether" become integers, lists fill arrays and tuples.
  */
 export function toAbiValue(param: AbiParam, value: unknown, resolveRef: RefResolver, path: string): unknown {
   const type = param.type
@@ -77,15 +80,17 @@ export function toAbiValue(param: AbiParam, value: unknown, resolveRef: RefResol
     return value.map((v, i) => toAbiValue({ ...param, type: array[1]! }, v, resolveRef, `${path}[${i}]`))
   }
   if (type === 'tuple') {
+    const conversion = typeof value === 'string' ? /^conversion:(.+)$/.exec(value) : null
+    if (conversion) return resolveRef({ kind: 'conversion', name: conversion[1]! })
     const components = param.components ?? []
     if (Array.isArray(value)) return components.map((c, i) => toAbiValue(c, value[i], resolveRef, `${path}[${i}]`))
     if (typeof value === 'object' && value !== null)
       return Object.fromEntries(components.map((c) => [c.name, toAbiValue(c, (value as Record<string, unknown>)[c.name ?? ''], resolveRef, `${path}.${c.name}`)]))
     return fail('a list or a mapping')
   }
-  const asRef = typeof value === 'string' ? /^(acct|contract|chain):(.+)$/.exec(value) : null
+  const asRef = typeof value === 'string' ? /^(acct|contract|chain|subnet|validation|node|bls):(.+)$/.exec(value) : null
   if (type === 'address') {
-    if (asRef && asRef[1] !== 'chain') return resolveRef({ kind: asRef[1] as Ref['kind'], name: asRef[2]! })
+    if (asRef && (asRef[1] === 'acct' || asRef[1] === 'contract')) return resolveRef({ kind: asRef[1] as Ref['kind'], name: asRef[2]! })
     if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)) return value
     return fail('an address or a reference')
   }
@@ -103,7 +108,9 @@ export function toAbiValue(param: AbiParam, value: unknown, resolveRef: RefResol
   if (type === 'bool') return typeof value === 'boolean' ? value : fail('true or false')
   if (type === 'string') return typeof value === 'string' ? value : fail('a string')
   if (/^bytes[0-9]*$/.test(type)) {
-    if (asRef?.[1] === 'chain' && type === 'bytes32') return resolveRef({ kind: 'chain', name: asRef[2]! })
+    const kind = asRef?.[1]
+    if (asRef && type === 'bytes32' && (kind === 'chain' || kind === 'subnet' || kind === 'validation')) return resolveRef({ kind, name: asRef[2]! })
+    if (asRef && ((type === 'bytes' && kind === 'bls') || ((type === 'bytes' || type === 'bytes20') && kind === 'node'))) return resolveRef({ kind, name: asRef[2]! })
     if (typeof value === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(value)) return value
     return fail('hex bytes like "0x1234"')
   }

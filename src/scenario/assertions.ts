@@ -18,9 +18,9 @@ export async function checkAssertion(ctx: ScenarioContext, a: Assertion): Promis
     case 'storage': {
       const b = a.body
       const chain = ctx.contractChain(b.contract, b.chain)
-      const slot = toAbiValue({ type: 'uint256' }, b.slot, (r) => ctx.address(r), 'slot') as bigint
+      const slot = toAbiValue({ type: 'uint256' }, b.slot, (r) => ctx.value(r), 'slot') as bigint
       const got = BigInt((await ctx.provider(chain).request({ method: 'eth_getStorageAt', params: [ctx.address(b.contract), `0x${slot.toString(16)}`, 'latest'] })) as Hex)
-      const want = toAbiValue({ type: typeof b.equals === 'string' && b.equals.startsWith('0x') && b.equals.length === 42 ? 'address' : 'uint256' }, b.equals, (r) => ctx.address(r), 'equals')
+      const want = toAbiValue({ type: typeof b.equals === 'string' && b.equals.startsWith('0x') && b.equals.length === 42 ? 'address' : 'uint256' }, b.equals, (r) => ctx.value(r), 'equals')
       const wantInt = typeof want === 'bigint' ? want : BigInt(want as Hex)
       if (got !== wantInt) throw new AssertionError(`storage slot ${slot} of ${ctx.address(b.contract)}: expected ${wantInt}, got ${got}`)
       return
@@ -37,7 +37,7 @@ export async function checkAssertion(ctx: ScenarioContext, a: Assertion): Promis
       const logs = receipt.logs.filter((l) => l.topics[0]?.toLowerCase() === topic && (!address || l.address.toLowerCase() === address))
       if (logs.length === 0) throw new AssertionError(`transaction ${tx.hash} emitted no ${b.event}${address ? ` from ${address}` : ''}`)
       if (b.args) {
-        const want = normalize(toAbiArgs(ev.inputs, b.args, (r) => ctx.address(r), 'args'))
+        const want = normalize(toAbiArgs(ev.inputs, b.args, (r) => ctx.value(r), 'args'))
         const decoded = logs.map((l) => normalize(Object.values(AbiEvent.decode(ev, l as never) as object)))
         if (!decoded.some((d) => show(d) === show(want))) throw new AssertionError(`no ${b.event} with args ${show(want)}; emitted ${decoded.map(show).join(', ')}`)
       }
@@ -57,7 +57,7 @@ export async function checkAssertion(ctx: ScenarioContext, a: Assertion): Promis
       const chain = ctx.contractChain(b.contract, b.chain)
       const out = await ctx.call(chain, b.from ? ctx.from(b.from) : undefined, ctx.address(b.contract), data)
       const decoded = AbiFunction.decodeResult(fn, out)
-      const expected = fn.outputs.length === 1 ? toAbiValue(fn.outputs[0]!, b.equals, (r) => ctx.address(r), 'equals') : toAbiArgs(fn.outputs, b.equals as unknown[], (r) => ctx.address(r), 'equals')
+      const expected = fn.outputs.length === 1 ? toAbiValue(fn.outputs[0]!, b.equals, (r) => ctx.value(r), 'equals') : toAbiArgs(fn.outputs, b.equals as unknown[], (r) => ctx.value(r), 'equals')
       if (show(normalize(decoded)) !== show(normalize(expected))) throw new AssertionError(`${b.method}: expected ${show(normalize(expected))}, got ${show(normalize(decoded))}`)
       return
     }

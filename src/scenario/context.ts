@@ -2,7 +2,8 @@ import { AbiFunction } from 'ox'
 import { InvalidStateError } from '../core/errors.js'
 import { bytesToHex } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
-import { idFromString } from '../core/ids.js'
+import { idFromString, parseNodeId } from '../core/ids.js'
+import type { RegistrationPreimage } from '../network/pchainWarp.js'
 import type { EvmChain } from '../evm/chain.js'
 import type { Network } from '../network/network.js'
 import { createEIP1193Provider, type EIP1193Provider } from '../rpc/provider.js'
@@ -33,6 +34,10 @@ export class ScenarioContext {
   readonly refs: ScenarioRefs = { accounts: {}, contracts: {}, chains: {}, subnets: {}, validations: {}, txs: {} }
   /** ABIs of the deployed contracts by name. */
   readonly abis = new Map<string, readonly unknown[]>()
+  /** Per subnet name, its ConvertSubnetToL1Tx's SubnetToL1ConversionData as a manager's `initializeValidatorSet` takes it (`conversion:<subnet>`). */
+  readonly conversions = new Map<string, unknown[]>()
+  /** The justification of a validation's not-registered message: its RegisterL1Validator payload or its conversion's subnet and index. */
+  readonly justifications = new Map<string, RegistrationPreimage>()
   /** The last transaction a step sent (an `event` assertion's default). */
   lastTx: { chain: string; hash: Hex } | undefined
   readonly #providers = new Map<EvmChain, EIP1193Provider>()
@@ -65,6 +70,27 @@ export class ScenarioContext {
     throw new InvalidStateError(`${target.kind}:${target.name} is not an address`)
   }
 
+  /** A reference as an ABI value (`toAbiValue`): addresses, ids as bytes32, a node's id or BLS key, a conversion's data. */
+  value(ref: Ref): unknown {
+    const id = (cb58: string | undefined) => {
+      if (cb58 === undefined) throw new InvalidStateError(`${ref.kind}:${ref.name} is not known yet`)
+      return bytesToHex(idFromString(cb58)) as Hex
+    }
+    if (ref.kind === 'subnet') return id(this.refs.subnets[ref.name])
+    if (ref.kind === 'validation') return id(this.refs.validations[ref.name])
+    if (ref.kind === 'node' || ref.kind === 'bls') {
+      const node = this.network.nodes[Number(ref.name)]
+      if (!node) throw new InvalidStateError(`node ${ref.name} does not exist`)
+      return ref.kind === 'bls' ? node.identity.blsPublicKey : (bytesToHex(parseNodeId(node.nodeId)) as Hex)
+    }
+    if (ref.kind === 'conversion') {
+      const data = this.conversions.get(ref.name)
+      if (!data) throw new InvalidStateError(`subnet ${ref.name} has not been converted by this scenario`)
+      return data
+    }
+    return this.address(ref)
+  }
+
   chain(name: string | undefined): EvmChain {
     const chain = this.network.chain(name === undefined || name === 'C' ? 'C' : this.refs.chains[name] ?? name)
     if (!chain) throw new InvalidStateError(`chain ${name} is not running`)
@@ -89,7 +115,7 @@ export class ScenarioContext {
   encodeCall(target: Hex | Ref, method: string, args: readonly unknown[] = []): { fn: AbiFunction.AbiFunction; data: Hex } {
     const fn = resolveFunction(method, this.abiOf(target) as never, args.length)
     if (typeof fn === 'string') throw new InvalidStateError(fn)
-    const values = toAbiArgs(fn.inputs, args, (r) => this.address(r), 'args')
+    const values = toAbiArgs(fn.inputs, args, (r) => this.value(r), 'args')
     return { fn, data: AbiFunction.encodeData(fn, values as never) as Hex }
   }
 

@@ -127,7 +127,7 @@ const relayerMode = scalar('auto, manual, delay=<N>s or delay=<N>blocks', (v) =>
   }
 })
 
-const FAULTS = ['disconnectNode', 'stallChain', 'fillDisk', 'closeDatabase', 'delayBootstrap'] as const
+const FAULTS = ['disconnectNode', 'stallChain', 'fillDisk', 'closeDatabase', 'delayBootstrap', 'withholdWarpSignatures'] as const
 const args = list(anyValue())
 
 /** A `call` target: a deployed contract by name, or an address on a chain. */
@@ -162,6 +162,14 @@ const ASSERTS = {
   l1Validator: object({ validation: req(ref('validation')), active: opt(bool), weight: opt(int(0)) }),
 }
 
+/** A P-chain ACP-77 message a `fromPChain` step delivers. */
+const PCHAIN_MESSAGES = {
+  conversion: ref('subnet'),
+  registration: ref('validation'),
+  removal: ref('validation'),
+  weight: ref('validation'),
+}
+
 const STEPS = {
   send: object({ from: req(account), to: req(addressOrRef('acct', 'contract')), value: req(evmAmount), chain: opt(chainRef(false)) }),
   deploy: object({ contract: req(name), artifact: req(str), args: opt(args), from: opt(account), value: opt(evmAmount), chain: opt(chainRef(false)) }),
@@ -183,6 +191,9 @@ const STEPS = {
   relay: object({ message: req(ref('step')), to: req(target), method: req(str), args: opt(args), from: opt(account), chain: opt(chainRef(false)), signers: opt(list(nodeRef(false), { min: 1 })) }),
   relayer: object({ mode: opt(relayerMode), drop: opt(int(1)), duplicate: opt(int(1)), reorder: opt(list(ref('step'), { min: 1 })) }),
   deliver: byKind(scalar('all or a mapping { message: step:<name> }', (v) => (v === 'all' ? ('all' as const) : undefined)), object({ message: req(ref('step')) })),
+  convertSubnetToL1: object({ subnet: req(ref('subnet')), chain: req(chainRef(false)), manager: req(addressOrRef('contract')), validators: req(list(l1ValidatorSpec, { min: 1 })) }),
+  toPChain: object({ message: req(ref('step')), validation: opt(name), balance: opt(primaryAmount), account: opt(account) }),
+  fromPChain: object({ message: req(oneKey('P-chain message', PCHAIN_MESSAGES)), to: req(ref('contract')), method: req(str), args: opt(args), from: opt(account) }),
   snapshot: name,
   revert: nameRef('snapshot'),
   assert: oneKey('assertion', ASSERTS),

@@ -106,6 +106,8 @@ function checkReferences(ctx: Ctx, document: ScenarioDocument | undefined): Map<
       contracts.set(text(deploy.contract)!, { step: index, ...(artifact ? { artifact } : { broken: true }) })
     }
     if (text(obj(step.registerL1Validator).name)) validations.set(text(obj(step.registerL1Validator).name)!, index)
+    if (text(obj(step.toPChain).validation)) validations.set(text(obj(step.toPChain).validation)!, index)
+    for (const v of arr(obj(step.convertSubnetToL1).validators).map(obj)) if (text(v.name)) validations.set(text(v.name)!, index)
     if (text(step.snapshot)) snapshots.set(text(step.snapshot)!, index)
     const stepName = text(step.name)
     if (stepName !== undefined) {
@@ -136,7 +138,7 @@ function checkReferences(ctx: Ctx, document: ScenarioDocument | undefined): Map<
         if (!earlier(contracts.get(r.name)?.step, r.step)) at(`unknown contract contract:${r.name} (no earlier deploy step names it)`)
         break
       case 'validation':
-        if (!earlier(validations.get(r.name), r.step)) at(`unknown validation validation:${r.name} (no conversion validator or earlier registerL1Validator step names it)`)
+        if (!earlier(validations.get(r.name), r.step)) at(`unknown validation validation:${r.name} (no conversion validator or earlier registerL1Validator or toPChain step names it)`)
         break
       case 'step':
         if (!earlier(stepNames.get(r.name), r.step)) at(`unknown step step:${r.name} (no earlier step has this name)`)
@@ -210,6 +212,7 @@ function checkAbiUse(
   }
   if (step.kind === 'call') check(['call'], step.body.contract, step.body.method, step.body.args)
   if (step.kind === 'relay') check(['relay'], step.body.to, step.body.method, step.body.args)
+  if (step.kind === 'fromPChain') check(['fromPChain'], step.body.to, step.body.method, step.body.args)
   if (step.kind === 'assert' && step.body.kind === 'call') check(['assert', 'call'], step.body.body.contract, step.body.body.method, step.body.body.args)
   if (step.kind === 'assert' && step.body.kind === 'event') {
     if (unusable(step.body.body.contract)) return

@@ -4,14 +4,16 @@ import { hexToBytes } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from '../evm/chain.js'
 import { packPredicateHex, WARP_ADDRESS } from '../evm/warp/predicate.js'
-import { SEND_WARP_MESSAGE_TOPIC } from '../evm/warp/precompile.js'
 import { abiDecodeBytes } from '../evm/warp/abi.js'
+import { parseUnsignedMessage } from '../evm/warp/codec.js'
+import { destinationSubnet } from '../network/warp.js'
 import { createNetwork, type Network, type NetworkOptions } from '../network/network.js'
 import { SUBNET_EVM_ID } from '../network/version.js'
 import { constructorOf, toAbiArgs } from './abi.js'
 import { AssertionError, checkAssertion } from './assertions.js'
 import { deliverStep, relayerStep } from './relayerSteps.js'
-import { ScenarioContext, type Receipt, type ScenarioRefs } from './context.js'
+import { ScenarioContext, type ScenarioRefs } from './context.js'
+import { carryToPChain, convertSubnet, deliverFromPChain, sentWarpLog } from './l1Messages.js'
 import type { Step } from './document.js'
 import { ScenarioStepError } from './errors.js'
 import { chainConfigOf, clockStartOf, networkOptionsOf } from './options.js'
@@ -139,19 +141,7 @@ class Runner {
           await this.#network.startChainFromP(blockchainId)
           this.#ctx.refs.chains[chain.name] = blockchainId
         }
-        if (subnet.convert) {
-          const c = subnet.convert
-          const signers = c.validators.map((v) => this.#ctx.signer(v.node))
-          const r = p.convertSubnetToL1({
-            subnetId,
-            chainId: this.#ctx.refs.chains[c.chain]!,
-            address: this.#ctx.address(c.manager),
-            validators: c.validators.map((v, j) => ({ node: signers[j]!, weight: BigInt(v.weight), balance: v.balance })),
-          })
-          c.validators.forEach((v, j) => {
-            if (v.name) this.#ctx.refs.validations[v.name] = r.validators.find((x) => x.nodeId === signers[j]!.nodeId)!.validationId
-          })
-        }
+        if (subnet.convert) convertSubnet(this.#ctx, subnet.name, subnet.convert)
       })
     }
   }
@@ -201,7 +191,7 @@ class Runner {
         const b = step.body
         const artifact = this.#scenario.artifacts.get(b.artifact)!
         const ctor = constructorOf(artifact.abi)
-        const args = toAbiArgs(ctor?.inputs ?? [], b.args ?? [], (r) => this.#ctx.address(r), 'args')
+        const args = toAbiArgs(ctor?.inputs ?? [], b.args ?? [], (r) => this.#ctx.value(r), 'args')
         const data = ctor ? (AbiConstructor.encode(ctor, { bytecode: artifact.bytecode, args: args as never }) as Hex) : artifact.bytecode
         const chain = this.#ctx.chain(b.chain)
         const receipt = await this.#ctx.send(chain, { from: this.#ctx.from(b.from), data, ...(b.value ? { value: b.value } : {}) }, label)
@@ -287,6 +277,7 @@ class Runner {
         else if (b.fault === 'stallChain') f.stallChain(this.#ctx.chain(required(b.chain, 'chain')).alias)
         else if (b.fault === 'fillDisk') f.fillDisk(b.percent ?? 0, node)
         else if (b.fault === 'closeDatabase') f.closeDatabase(node)
+        else if (b.fault === 'withholdWarpSignatures') f.withholdWarpSignatures(required(node, 'node'))
         else f.delayBootstrap(required(b.seconds, 'seconds'), node)
         return
       }
@@ -299,19 +290,21 @@ class Runner {
         else if (b.fault === 'stallChain') f.resumeChain(this.#ctx.chain(required(b.chain, 'chain')).alias)
         else if (b.fault === 'fillDisk') f.clearDisk(node)
         else if (b.fault === 'closeDatabase') f.openDatabase(node)
+        else if (b.fault === 'withholdWarpSignatures') f.resumeWarpSignatures(required(node, 'node'))
         else throw new InvalidStateError('a delayBootstrap fault ends by itself; advance time past it')
         return
       }
       case 'relay': {
         const b = step.body
-        const source = this.#ctx.refs.txs[b.message.name]
-        if (!source) throw new InvalidStateError(`step ${b.message.name} sent no transaction`)
-        const receipt = (await this.#ctx.provider(this.#ctx.chain(source.chain === 'C' ? 'C' : source.chain)).request({ method: 'eth_getTransactionReceipt', params: [source.hash] })) as Receipt
-        const log = receipt.logs.find((l) => l.address.toLowerCase() === WARP_ADDRESS && l.topics[0] === SEND_WARP_MESSAGE_TOPIC)
-        if (!log) throw new InvalidStateError(`step ${b.message.name} sent no warp message`)
-        // Signed by the validators the destination checks it against, as a relayer asks them.
+        const log = await sentWarpLog(this.#ctx, b.message.name)
+        // Signed by the validators the destination checks it against, as a relayer asks them: through
+        // the signature aggregator (its faults apply), or by the nodes the step names.
         const destination = this.#ctx.contractChain(b.to, b.chain)
-        const signed = network.signWarpMessage(abiDecodeBytes(hexToBytes(log.data)), { destination: destination.alias, ...(b.signers ? { signers: b.signers as number[] } : {}) })
+        const unsigned = abiDecodeBytes(hexToBytes(log.data))
+        const signingSubnetId = destinationSubnet(network, destination.alias, parseUnsignedMessage(unsigned).sourceChainId)
+        const signed = b.signers
+          ? network.signWarpMessage(unsigned, { destination: destination.alias, signers: b.signers as number[] })
+          : network.aggregateSignatures({ message: unsigned, ...(signingSubnetId ? { signingSubnetId } : {}) })
         const { data } = this.#ctx.encodeCall(b.to, b.method, b.args)
         await this.#ctx.send(destination, { from: this.#ctx.from(b.from), to: this.#ctx.address(b.to), data, accessList: [{ address: WARP_ADDRESS as Hex, storageKeys: packPredicateHex(signed) }] }, label)
         return
@@ -320,6 +313,15 @@ class Runner {
         return relayerStep(network, this.#ctx, step.body)
       case 'deliver':
         return deliverStep(network, this.#ctx, step.body)
+      case 'convertSubnetToL1':
+        convertSubnet(this.#ctx, step.body.subnet.name, step.body)
+        return
+      case 'toPChain':
+        await carryToPChain(this.#ctx, step.body)
+        return
+      case 'fromPChain':
+        await deliverFromPChain(this.#ctx, step.body, label)
+        return
       case 'snapshot':
         this.#snapshots.set(step.body, await network.snapshot())
         return

@@ -11,7 +11,7 @@ import type { ScenarioIssue } from './errors.js'
 export type Position = { line: number; column: number }
 /** A reference (`acct:alice`, `contract:token`…) met while checking, resolved once the whole document is read. */
 export type RefUse = { kind: RefKind; name: string; path: string; pos: Position; step: number }
-export type RefKind = 'acct' | 'contract' | 'node' | 'chain' | 'subnet' | 'validation' | 'step' | 'snapshot' | 'upgrade'
+export type RefKind = 'acct' | 'contract' | 'node' | 'chain' | 'subnet' | 'validation' | 'step' | 'snapshot' | 'upgrade' | 'bls' | 'conversion'
 export type Ctx = {
   file: string
   text: string

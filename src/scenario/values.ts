@@ -70,6 +70,8 @@ const REF_TEXT: Record<RefKind, string> = {
   step: 'step:<name>',
   snapshot: 'a snapshot name',
   upgrade: 'an upgrade name',
+  bls: 'bls:<node index>',
+  conversion: 'conversion:<subnet name>',
 }
 
 /** Records a reference for the reference pass; returns it. */

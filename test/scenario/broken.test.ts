@@ -68,7 +68,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "validator-lifecycle.bad-reference.yaml": [
     "test/scenario/broken/validator-lifecycle.bad-reference.yaml:27:67: steps[2].registerL1Validator.node: node:9 does not exist (the network has 3 nodes)",
-    "test/scenario/broken/validator-lifecycle.bad-reference.yaml:35:39: steps[10].disableL1Validator.validation: unknown validation validation:v3 (no conversion validator or earlier registerL1Validator step names it)",
+    "test/scenario/broken/validator-lifecycle.bad-reference.yaml:35:39: steps[10].disableL1Validator.validation: unknown validation validation:v3 (no conversion validator or earlier registerL1Validator or toPChain step names it)",
   ],
   "validator-lifecycle.bad-type.yaml": [
     "test/scenario/broken/validator-lifecycle.bad-type.yaml:10:32: primary.validators[0].stake: expected a decimal amount like \"25 avax\" or an integer in nAVAX, got \"2000 eth\"",
@@ -80,7 +80,7 @@ const EXPECTED: Record<string, string[]> = {
   "validator-lifecycle.unknown-key.yaml": [
     "test/scenario/broken/validator-lifecycle.unknown-key.yaml:23:11: subnets[0].convert.validators[1]: missing required key \"weight\"",
     "test/scenario/broken/validator-lifecycle.unknown-key.yaml:23:37: subnets[0].convert.validators[1].wieght: unknown key \"wieght\" (expected name, node, weight, balance)",
-    "test/scenario/broken/validator-lifecycle.unknown-key.yaml:31:5: steps[5].wait: unknown key \"wait\" (expected a step: send, deploy, call, mint, transfer, addValidator, addDelegator, registerL1Validator, setL1ValidatorWeight, increaseL1ValidatorBalance, disableL1Validator, sendAvax, atomic, advance, activate, inject, lift, relay, relayer, deliver, snapshot, revert, assert; or name, at)",
+    "test/scenario/broken/validator-lifecycle.unknown-key.yaml:31:5: steps[5].wait: unknown key \"wait\" (expected a step: send, deploy, call, mint, transfer, addValidator, addDelegator, registerL1Validator, setL1ValidatorWeight, increaseL1ValidatorBalance, disableL1Validator, sendAvax, atomic, advance, activate, inject, lift, relay, relayer, deliver, convertSubnetToL1, toPChain, fromPChain, snapshot, revert, assert; or name, at)",
   ],
 }
 

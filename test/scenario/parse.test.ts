@@ -27,7 +27,7 @@ describe('parseScenario', () => {
       '2:16 clock.mode: expected one of manual, realtime, got "fast"',
       '4:14 steps[0].advance: expected a duration like "30s", "5m", "2h", "14d" or a number of seconds, got "soon"',
       '5:19 steps[1].send.from: unknown account acct:nobody (named accounts: none; or acct:<index below 20>)',
-      '6:5 steps[2].bogus: unknown key "bogus" (expected a step: send, deploy, call, mint, transfer, addValidator, addDelegator, registerL1Validator, setL1ValidatorWeight, increaseL1ValidatorBalance, disableL1Validator, sendAvax, atomic, advance, activate, inject, lift, relay, relayer, deliver, snapshot, revert, assert; or name, at)',
+      '6:5 steps[2].bogus: unknown key "bogus" (expected a step: send, deploy, call, mint, transfer, addValidator, addDelegator, registerL1Validator, setL1ValidatorWeight, increaseL1ValidatorBalance, disableL1Validator, sendAvax, atomic, advance, activate, inject, lift, relay, relayer, deliver, convertSubnetToL1, toPChain, fromPChain, snapshot, revert, assert; or name, at)',
     ])
   })
 

@@ -53,7 +53,16 @@ export type WarpValidatorSet = {
   validators: WarpValidator[]
   /** Weight of every validator, with or without a key. */
   totalWeight: bigint
+  /**
+   * The last verdicts of {@link verifySignature} against this set (by network, quorum and signed
+   * bytes): a message is checked at estimation, admission and in its block, one pairing each
+   * otherwise. A set is immutable, so a verdict holds for as long as the set is in use.
+   */
+  verdicts?: Map<string, string | undefined>
 }
+
+/** How many verdicts a set keeps (the oldest goes first). */
+const VERDICTS_KEPT = 64
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length)
@@ -72,12 +81,34 @@ function decodePublicKey(bytes: Uint8Array, nodeId: string): G1Point {
   return point
 }
 
+/** Decodes a validator's compressed key (throws `validator <id>: couldn't decompress public key` / `invalid public key`). */
+export type PublicKeyDecoder = (bytes: Uint8Array, nodeId: string) => G1Point
+
+/**
+ * A {@link PublicKeyDecoder} that keeps the keys it decoded (up to 65,536, then it starts over):
+ * a validator's key is decoded and checked once, as a node keeps its validators' keys decoded,
+ * not again for each new set it appears in.
+ */
+export function createPublicKeyCache(): PublicKeyDecoder {
+  let points = new Map<string, G1Point>()
+  return (bytes, nodeId) => {
+    const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+    let point = points.get(key)
+    if (!point) {
+      point = decodePublicKey(bytes, nodeId)
+      if (points.size >= 65_536) points = new Map()
+      points.set(key, point)
+    }
+    return point
+  }
+}
+
 /**
  * `validators.FlattenValidatorSet`: keyless validators add to the total weight only; validators
  * sharing a key become one entry with the summed weight; entries sort by uncompressed key.
  * Throws on a key that does not decode or a total weight over uint64 (`overflow`).
  */
-export function canonicalValidatorSet(validators: readonly WarpValidatorInput[]): WarpValidatorSet {
+export function canonicalValidatorSet(validators: readonly WarpValidatorInput[], decode: PublicKeyDecoder = decodePublicKey): WarpValidatorSet {
   const byKey = new Map<string, WarpValidator>()
   let totalWeight = 0n
   for (const v of validators) {
@@ -86,7 +117,7 @@ export function canonicalValidatorSet(validators: readonly WarpValidatorInput[])
     totalWeight += weight
     if (totalWeight > MAX_UINT64) throw new InvalidArgumentError('overflow')
     if (!v.blsPublicKey) continue
-    const point = decodePublicKey(v.blsPublicKey, v.nodeId)
+    const point = decode(v.blsPublicKey, v.nodeId)
     const publicKeyBytes = point.toBytes(false)
     const key = Buffer.from(publicKeyBytes).toString('hex')
     let entry = byKey.get(key)
@@ -98,17 +129,18 @@ export function canonicalValidatorSet(validators: readonly WarpValidatorInput[])
     entry.nodeIds.push(v.nodeId)
   }
   const sorted = [...byKey.values()].sort((a, b) => compareBytes(a.publicKeyBytes, b.publicKeyBytes))
-  return { validators: sorted, totalWeight }
+  return { validators: sorted, totalWeight, verdicts: new Map() }
 }
 
 /**
  * Signs `unsigned` as the given validators would and aggregates: bit i set for each signer whose
- * public key is canonical validator i (several signers sharing a key sign once). Throws when a
+ * public key is canonical validator i (several signers sharing a key sign once). A signer's
+ * `blsPublicKeyBytes` (compressed), when given, saves deriving it from the secret key. Throws when a
  * signer is not in the set or there is no signer.
  */
 export function signMessage(
   unsigned: UnsignedMessage | Uint8Array,
-  signers: readonly { blsSecretKey: Uint8Array }[],
+  signers: readonly { blsSecretKey: Uint8Array; blsPublicKeyBytes?: Uint8Array }[],
   set: WarpValidatorSet,
 ): BitSetSignature {
   const unsignedBytes = unsigned instanceof Uint8Array ? unsigned : encodeUnsignedMessage(unsigned)
@@ -117,7 +149,7 @@ export function signMessage(
   const indexByKey = new Map(set.validators.map((v, i) => [Buffer.from(v.publicKey).toString('hex'), i]))
   const chosen = new Map<number, Uint8Array>()
   for (const signer of signers) {
-    const key = Buffer.from(longSignatures.getPublicKey(signer.blsSecretKey).toBytes(true)).toString('hex')
+    const key = Buffer.from(signer.blsPublicKeyBytes ?? longSignatures.getPublicKey(signer.blsSecretKey).toBytes(true)).toString('hex')
     const index = indexByKey.get(key)
     if (index === undefined) throw new InvalidArgumentError(`signer with BLS key 0x${key} is not in the validator set`)
     chosen.set(index, signer.blsSecretKey)
@@ -179,6 +211,20 @@ export function verifyWarpMessage(args: VerifyWarpMessageArgs): string | undefin
  * warp verifier reports it.
  */
 export function verifySignature(message: SignedMessage, args: Omit<VerifyWarpMessageArgs, 'message'>): string | undefined {
+  const verdicts = args.validators.verdicts
+  if (!verdicts) return checkSignature(message, args)
+  const { signers, signature } = message.signature
+  const key = `${args.networkId}/${args.quorumNumerator ?? 0}/${args.quorumDenominator ?? WARP_QUORUM_DENOMINATOR}/${hexOf(message.unsignedBytes)}/${hexOf(signers)}/${hexOf(signature)}`
+  if (verdicts.has(key)) return verdicts.get(key)
+  const verdict = checkSignature(message, args)
+  if (verdicts.size >= VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!)
+  verdicts.set(key, verdict)
+  return verdict
+}
+
+const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
+
+function checkSignature(message: SignedMessage, args: Omit<VerifyWarpMessageArgs, 'message'>): string | undefined {
   const quorumNum = BigInt(args.quorumNumerator ?? 0) === 0n ? WARP_DEFAULT_QUORUM_NUMERATOR : BigInt(args.quorumNumerator!)
   const quorumDen = BigInt(args.quorumDenominator ?? WARP_QUORUM_DENOMINATOR)
   if (message.unsigned.networkId !== args.networkId) return 'wrong networkID'

@@ -12,6 +12,7 @@ import { toGas, txComplexity } from './fees.js'
 import { PChainMempool } from './mempool.js'
 import { PChainValidatorSets } from './validatorSets.js'
 import { verifyTxWarpMessages } from './warpVerifier.js'
+import { createPopVerifier } from './proofOfPossession.js'
 import type { AtomicMemory, ExecContext, ExecResult, TxAuth } from './executor.js'
 import { executeStandardTx, produceUtxo, txFee, utxoKey } from './executor.js'
 import { applyGenesis, genesisBlock, type PChainGenesis } from './genesis.js'
@@ -76,6 +77,8 @@ export class PChain {
   readonly chainId: string
   #auth: Authenticator
   #atomic: AtomicMemory
+  /** Proofs of possession accepted already (a tx is verified in the mempool and again in its block). */
+  readonly #verifyPop = createPopVerifier()
   #uptime: UptimeFn
   /** The validator sets the state implies, pushed to the listener as they change. */
   readonly #sets: PChainValidatorSets
@@ -100,7 +103,7 @@ export class PChain {
   }
 
   #ctx(height: number): ExecContext {
-    return { config: this.config, state: this.state, atomic: this.#atomic, chainId: this.chainId, height }
+    return { config: this.config, state: this.state, atomic: this.#atomic, chainId: this.chainId, height, verifyPop: this.#verifyPop }
   }
 
   /** The fee `signed.unsigned` would pay now (dynamic, Etna). */
@@ -249,7 +252,7 @@ export class PChain {
 
   /** The tx's warp message checked against its source subnet's current validators ({@link verifyTxWarpMessages}). */
   #verifyWarp(tx: PreparedTx): void {
-    verifyTxWarpMessages(this.state, (subnetId) => this.#sets.activeOf(subnetId), this.config.networkId, tx.signed.unsigned)
+    verifyTxWarpMessages(this.state, (subnetId) => this.#sets.canonicalOf(subnetId), this.config.networkId, tx.signed.unsigned)
   }
 
   /** The gas a tx uses (0 before Etna, and for the pre-Etna staker txs the fee rules do not price). */
@@ -447,9 +450,10 @@ export class PChain {
   getUtxo(txId: string, index: number) { return this.state.getUtxo(utxoKey(txId, index)) }
 
   /**
-   * The active validator sets: primary (validators + delegations), permissioned subnets, L1s
-   * (active validators); each sorted by node id. The sets pushed to the listener also hold the
-   * inactive L1 validators (`isActive: false`).
+   * The validator sets as the node's validator manager holds them: primary (validators +
+   * delegations), permissioned subnets, L1s (active validators, and the inactive ones' weight
+   * under the empty node id); each sorted by node id. The sets pushed to the listener hold the
+   * inactive L1 validators themselves (`isActive: false`).
    */
   validatorSets(): Map<string, ValidatorEntry[]> {
     return this.#sets.active()

@@ -78,6 +78,8 @@ export const E = {
   invalidSubnetID: 'invalid subnet ID',
   invalidWeight: 'invalid weight',
   invalidNodeID: 'invalid node ID',
+  // signer/proof_of_possession.go
+  invalidProofOfPossession: 'invalid proof of possession',
   // state/l1_validator.go
   duplicateL1Validator: 'L1 validator contains duplicate subnetID + nodeID pair',
   // utils/math

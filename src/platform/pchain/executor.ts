@@ -12,6 +12,7 @@ import { calculatePrice, calculateReward } from './feeMath.js'
 import { toGas, txComplexity } from './fees.js'
 import type { L1Validator, PChainState, Staker, UtxoOrigin } from './state.js'
 import { PENDING_TO_CURRENT, Priority, isPermissionedValidator } from './state.js'
+import { verifyPop } from './proofOfPossession.js'
 import { conversionValidationId, parseL1ValidatorWeight, parseRegisterL1Validator, registerValidationId } from './warpMessages.js'
 
 /**
@@ -46,6 +47,8 @@ export type ExecContext = {
   chainId: string
   /** Height of the block being built. */
   height: number
+  /** A RegisterL1ValidatorTx's proof of possession check ({@link verifyPop} unless the chain keeps its verdicts). */
+  verifyPop?: (publicKey: Uint8Array, proof: Uint8Array) => void
 }
 
 export type ExecResult = { burned: bigint; gas: bigint; importedFrom?: string; atomicKeys?: string[]; exported?: { to: string; utxos: Utxo[] } }
@@ -508,7 +511,8 @@ export function executeStandardTx(c: ExecContext, signed: PChainSignedTx, auth: 
       const validationId = showId(registerValidationId(payload))
       const expiryKey = `${msg.expiry}/${validationId}`
       if (c.state.hasExpiry(expiryKey)) throw fail('warpMessageAlreadyIssued', (m) => `${m} for validationID ${validationId}`)
-      // Proof of possession: not verified by the emulator (documented); the key is taken from the message.
+      const checkPop = c.verifyPop ?? verifyPop
+      checkPop(msg.blsPublicKey, tx.proofOfPossession)
       const l1: L1Validator = {
         validationId, subnetId, nodeId: showNodeId(msg.nodeId), publicKey: hex(msg.blsPublicKey),
         remainingBalanceOwner: msg.remainingBalanceOwner, deactivationOwner: msg.disableOwner,

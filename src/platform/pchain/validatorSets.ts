@@ -1,6 +1,7 @@
 import { hexToBytes } from '../../core/hex.js'
 import { PRIMARY_NETWORK_ID } from '../../core/ids.js'
-import type { ValidatorEntry } from '../../core/validatorEntry.js'
+import { managerSet, type ValidatorEntry } from '../../core/validatorEntry.js'
+import { canonicalValidatorSet, createPublicKeyCache, type WarpValidatorSet } from '../../evm/warp/signature.js'
 import type { ValidatorSetListener } from './chain.js'
 import type { PChainSnapshot, PChainState } from './state.js'
 
@@ -17,6 +18,9 @@ export class PChainValidatorSets {
   /** What was last pushed per subnet (a fingerprint), so an unchanged set is not pushed again. */
   #pushed = new Map<string, string>()
   #sets = new Map<string, ValidatorEntry[]>()
+  /** Canonical warp sets of the sets above, built on first use, dropped when their subnet's set changes. */
+  #canonical = new Map<string, WarpValidatorSet>()
+  readonly #decode = createPublicKeyCache()
   /** Subnets whose set changed since it was last pushed. */
   #unpushed = new Set<string>()
   /** The sets each snapshot was taken with (by the snapshot object). */
@@ -35,18 +39,20 @@ export class PChainValidatorSets {
     this.publish()
   }
 
-  /** The active sets (inactive L1 validators left out), primary network first. */
+  /** The sets as the node's validator manager holds them (inactive L1 validators' weight under the empty node id, `managerSet`), primary network first. */
   active(): Map<string, ValidatorEntry[]> {
     this.#refresh()
     const out = new Map<string, ValidatorEntry[]>()
-    for (const id of this.#order()) out.set(id, this.#sets.get(id)!.filter((v) => v.isActive !== false))
+    for (const id of this.#order()) out.set(id, managerSet(this.#sets.get(id)!).slice())
     return out
   }
 
-  /** One subnet's active set (what {@link active} lists for it), without building the others. */
-  activeOf(subnetId: string): ValidatorEntry[] {
+  /** One subnet's set in canonical warp form (`canonicalValidatorSet` of {@link activeOf}), built once per change of the set. */
+  canonicalOf(subnetId: string): WarpValidatorSet {
     this.#refresh()
-    return (this.#sets.get(subnetId) ?? []).filter((v) => v.isActive !== false)
+    let set = this.#canonical.get(subnetId)
+    if (!set) this.#canonical.set(subnetId, (set = canonicalValidatorSet(managerSet(this.#sets.get(subnetId) ?? []), this.#decode)))
+    return set
   }
 
   /** Pushes every set that changed since the last push, as of the state's time. */
@@ -79,6 +85,7 @@ export class PChainValidatorSets {
       // the sets taken with the snapshot are those of the restored state: no recomputation
       this.#state().takeValidatorSetChanges()
       this.#sets = copySets(sets)
+      this.#canonical.clear()
     } else {
       this.#refresh()
     }
@@ -102,13 +109,14 @@ export class PChainValidatorSets {
     const changed = this.#unpushed
     if (ch.all) {
       this.#sets.clear()
+      this.#canonical.clear()
       const ids = new Set([PRIMARY_NETWORK_ID, ...st.d.subnets.keys()])
       for (const v of st.d.currentValidators.values()) ids.add(v.subnetId)
       for (const id of ids) this.#recomputeSubnet(id)
       for (const id of this.#sets.keys()) changed.add(id)
       return
     }
-    for (const id of ch.subnets) { this.#recomputeSubnet(id); changed.add(id) }
+    for (const id of ch.subnets) { this.#recomputeSubnet(id); changed.add(id); this.#canonical.delete(id) }
     for (const [id, nodes] of ch.nodes) {
       if (ch.subnets.has(id)) continue
       if (id !== PRIMARY_NETWORK_ID && st.getSubnet(id)?.conversion) continue // an L1's set is its L1 validators
@@ -126,7 +134,7 @@ export class PChainValidatorSets {
         any = true
       }
       if (list.length === 0 && id !== PRIMARY_NETWORK_ID && !st.getSubnet(id)) this.#sets.delete(id)
-      if (any) changed.add(id)
+      if (any) { changed.add(id); this.#canonical.delete(id) }
     }
   }
 

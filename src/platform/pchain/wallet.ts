@@ -1,7 +1,7 @@
 import { InvalidArgumentError, InvalidStateError } from '../../core/errors.js'
 import { hexToBytes, type Hex } from '../../core/hex.js'
 import { idFromString, nodeIdToString, parseNodeId } from '../../core/ids.js'
-import { encodeAddressedCall, encodeMessage, type UnsignedMessage } from '../../evm/warp/codec.js'
+import { encodeAddressedCall, encodeMessage, parseAddressedCall, parseMessage, type UnsignedMessage } from '../../evm/warp/codec.js'
 import { canonicalValidatorSet, signMessage } from '../../evm/warp/signature.js'
 import { NETWORK_PRESETS } from '../../core/presets.js'
 import type { SharedMemory } from '../atomic.js'
@@ -25,7 +25,7 @@ import { addressBytes } from '../xchain/chain.js'
 import type { Keychain } from '../xchain/wallet.js'
 import type { IssueResult, PChain } from './chain.js'
 import { utxoKey } from './executor.js'
-import { conversionValidationId, encodeL1ValidatorWeight, encodeRegisterL1Validator, registerValidationId } from './warpMessages.js'
+import { conversionValidationId, encodeL1ValidatorWeight, encodeRegisterL1Validator, parsePChainWarpPayload, registerValidationId } from './warpMessages.js'
 
 /**
  * Builds, signs and issues every P-chain transaction a user drives, from a {@link Keychain} of
@@ -550,6 +550,31 @@ export class PWallet {
 
   setL1ValidatorWeight(args: Parameters<PWallet['buildSetL1ValidatorWeight']>[0]): PIssued {
     return this.#issue(this.buildSetL1ValidatorWeight(args))
+  }
+
+  /**
+   * The tx that carries a signed warp message from an L1's validator manager to the P-chain, as a
+   * relayer issues it: RegisterL1ValidatorTx (with `balance` and the registered node's
+   * `proofOfPossession`) for a RegisterL1Validator payload, SetL1ValidatorWeightTx otherwise (the
+   * executor refuses any other payload with the node's error).
+   */
+  buildWarpMessageTx(args: { message: Uint8Array; balance?: bigint; proofOfPossession?: Uint8Array }): PChainSignedTx {
+    const { message } = args
+    const payload = (() => {
+      try {
+        return parsePChainWarpPayload(parseAddressedCall(parseMessage(message).unsigned.payload).payload)
+      } catch {
+        return undefined
+      }
+    })()
+    if (payload?.type !== 'RegisterL1Validator') return this.#build({ burn: 0n }, (_plan, base) => ({ type: 'SetL1ValidatorWeightTx', base, message }))
+    const balance = args.balance ?? 0n
+    const proofOfPossession = args.proofOfPossession ?? new Uint8Array(96)
+    return this.#build({ burn: balance }, (_plan, base) => ({ type: 'RegisterL1ValidatorTx', base, balance, proofOfPossession, message }))
+  }
+
+  carryWarpMessage(args: Parameters<PWallet['buildWarpMessageTx']>[0]): PIssued {
+    return this.#issue(this.buildWarpMessageTx(args))
   }
 
   /** IncreaseL1ValidatorBalanceTx: burns `amount` into the validator's balance (reactivating it if inactive). */

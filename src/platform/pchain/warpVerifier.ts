@@ -1,8 +1,7 @@
 import { BaseError } from '../../core/errors.js'
 import { EMPTY_ID, PRIMARY_NETWORK_ID } from '../../core/ids.js'
-import type { ValidatorEntry } from '../../core/validatorEntry.js'
 import { parseMessage } from '../../evm/warp/codec.js'
-import { canonicalValidatorSet, verifySignature } from '../../evm/warp/signature.js'
+import { verifySignature, type WarpValidatorSet } from '../../evm/warp/signature.js'
 import type { PChainSignedTx } from '../txs.js'
 import { showId } from '../txs.js'
 import { PChainTxError } from './errors.js'
@@ -19,9 +18,10 @@ const QUORUM_DENOMINATOR = 100n
  * height the tx is verified at. Runs before the tx executes, as the node's `VerifyTx` and block
  * builder run it. Throws a {@link PChainTxError} with the verifier's bare error (`wrong networkID`,
  * `signature weight is insufficient: 67*200 > 100*100`, `signature is invalid`, a codec error, or
- * `problem retrieving blockchain "<id>": not found`); callers add their own prefix.
+ * `problem retrieving blockchain "<id>": not found`); callers add their own prefix. `setOf` gives
+ * a subnet's canonical set (keys that do not decode throw, reported as the verifier's error).
  */
-export function verifyTxWarpMessages(state: PChainState, setOf: (subnetId: string) => readonly ValidatorEntry[], networkId: number, unsigned: PChainSignedTx['unsigned']): void {
+export function verifyTxWarpMessages(state: PChainState, setOf: (subnetId: string) => WarpValidatorSet, networkId: number, unsigned: PChainSignedTx['unsigned']): void {
   if (unsigned.type !== 'RegisterL1ValidatorTx' && unsigned.type !== 'SetL1ValidatorWeightTx') return
   const error = (text: string) => new PChainTxError('warpVerification', text)
   let message
@@ -36,7 +36,7 @@ export function verifyTxWarpMessages(state: PChainState, setOf: (subnetId: strin
   if (subnetId === undefined) throw error(`problem retrieving blockchain "${chainId}": not found`)
   let validators
   try {
-    validators = canonicalValidatorSet(setOf(subnetId))
+    validators = setOf(subnetId)
   } catch (e) {
     throw error(e instanceof BaseError ? e.shortMessage : String(e))
   }

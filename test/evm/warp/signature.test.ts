@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { hexToBytes } from '../../../src/core/hex.js'
 import { blsSign, blsVerify } from '../../../src/core/keys.js'
 import { encodeAddressedCall, encodeMessage, encodeUnsignedMessage, parseMessage } from '../../../src/evm/warp/codec.js'
-import { canonicalValidatorSet, signMessage, verifyWarpMessage, warpSourceSubnet } from '../../../src/evm/warp/signature.js'
+import { canonicalValidatorSet, createPublicKeyCache, signMessage, verifySignature, verifyWarpMessage, warpSourceSubnet } from '../../../src/evm/warp/signature.js'
 import { bytes32, identities, validatorInputs } from './helpers.js'
 
 const nodes = identities(5)
@@ -157,5 +157,28 @@ describe('warpSourceSubnet', () => {
     expect(warpSourceSubnet({ sourceChainId: cChain, sourceSubnetId: zero, ownSubnetId: own, requirePrimaryNetworkSigners: true })).toBe(zero)
     expect(warpSourceSubnet({ sourceChainId: zero, sourceSubnetId: zero, ownSubnetId: own, requirePrimaryNetworkSigners: true })).toBe(own)
     expect(warpSourceSubnet({ sourceChainId: cChain, sourceSubnetId: other, ownSubnetId: own, requirePrimaryNetworkSigners: false })).toBe(other)
+  })
+})
+
+describe('decoded keys and verdicts kept', () => {
+  it('a set built through a key cache equals one built without; a key that does not decode is refused each time', () => {
+    const decode = createPublicKeyCache()
+    const inputs = [...validatorInputs(nodes, weights), keyless]
+    const cached = canonicalValidatorSet(inputs, decode)
+    expect(canonicalValidatorSet(inputs, decode).validators.map((v) => v.nodeIds)).toEqual(set.validators.map((v) => v.nodeIds))
+    expect(cached.totalWeight).toBe(set.totalWeight)
+    const bad = [{ nodeId: 'NodeID-bad', weight: 1n, blsPublicKey: new Uint8Array(48).fill(0xff) }]
+    for (let i = 0; i < 2; i++) expect(() => canonicalValidatorSet(bad, decode)).toThrow("validator NodeID-bad: couldn't decompress public key")
+  })
+
+  it('a verdict is kept per message, network and quorum: a different quorum or tampered bytes are judged again', () => {
+    const fresh = canonicalValidatorSet(validatorInputs(nodes, weights))
+    const signed = parseMessage(encodeMessage(unsigned, signMessage(unsigned, at(0, 1, 2, 3, 4), fresh)))
+    expect(verifySignature(signed, { networkId: 12345, validators: fresh })).toBeUndefined()
+    expect(verifySignature(signed, { networkId: 12345, validators: fresh })).toBeUndefined()
+    expect(verifySignature(signed, { networkId: 12345, validators: fresh, quorumNumerator: 101 })).toBe('signature weight is insufficient: 101*150 > 100*150')
+    const tampered = { ...signed, unsignedBytes: Uint8Array.from(signed.unsignedBytes, (b, i) => (i === signed.unsignedBytes.length - 1 ? b ^ 1 : b)) }
+    expect(verifySignature(tampered, { networkId: 12345, validators: fresh })).toBe('signature is invalid')
+    expect(fresh.verdicts!.size).toBe(3)
   })
 })
