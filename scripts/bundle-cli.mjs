@@ -71,7 +71,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   // Native addons load their prebuilt binaries from node_modules at run time.
-  external: ['secp256k1', 'keccak', 'node-gyp-build'],
+  external: ['secp256k1', 'keccak', 'node-gyp-build', '@chainsafe/blst'],
   // A CommonJS script has no import.meta: the sources' uses get the bundle's own URL (the launcher
   // passes the bundle's `require` and `__filename`) and a resolver through `require`. Its only use,
   // src/evm/jumpAnalysisCache.ts, finds a package's directory, which both conditions agree on.

@@ -10,6 +10,7 @@ import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist as english } from '@scure/bip39/wordlists/english.js'
 import { shortIdFromPublicKey } from './address.js'
+import { blsPublicKeyOf, blsSignatureSign, decodeBlsPublicKey, decodeBlsSignature, verifyBlsSignature } from './bls.js'
 import { InvalidArgumentError } from './errors.js'
 import { bytesToHex, hexToBytes, type Hex } from './hex.js'
 import { nodeIdToString } from './ids.js'
@@ -226,7 +227,7 @@ export function createNodeIdentity(seed: Uint8Array): NodeIdentity {
   const blsSeed = seed.slice()
   const bls = blsMemoOf(blsSeed)
   const blsSecretKey = () => (bls.secretKey ??= blsKeyGen(blsSeed))
-  const blsPublicKey = () => (bls.publicKey ??= bls12_381.longSignatures.getPublicKey(blsSecretKey()).toBytes(true))
+  const blsPublicKey = () => (bls.publicKey ??= blsPublicKeyOf(blsSecretKey()))
   return {
     nodeId: nodeIdToString(nodeIdBytes),
     nodeIdBytes,
@@ -296,10 +297,10 @@ function signWithDst(secretKey: Uint8Array, message: Uint8Array, dst: string): U
 
 /**
  * A BLS signature (96-byte compressed G2) under avalanchego's signature DST, as a validator signs
- * warp messages.
+ * warp messages (native blst, `bls.ts`).
  */
 export function blsSign(secretKey: Uint8Array, message: Uint8Array): Uint8Array {
-  return signWithDst(secretKey, message, BLS_SIGNATURE_DST)
+  return blsSignatureSign(secretKey, message)
 }
 
 type BytesLike = Uint8Array | Hex
@@ -309,7 +310,8 @@ const toBytes = (value: BytesLike): Uint8Array => (typeof value === 'string' ? h
 /**
  * Pairing check with avalanchego's key rules: a public key that does not decode, or is the point at
  * infinity (rejected by blst's `KeyValidate`), fails verification instead of throwing, because
- * callers check signatures that arrived from outside.
+ * callers check signatures that arrived from outside. Noble: proofs of possession only, whose DST
+ * blst's JS API does not take.
  */
 function verifyWithDst(publicKey: BytesLike, message: Uint8Array, signature: BytesLike, dst: string): boolean {
   const { longSignatures } = bls12_381
@@ -325,7 +327,14 @@ function verifyWithDst(publicKey: BytesLike, message: Uint8Array, signature: Byt
 
 /** Named fields because all three are byte strings and a swapped pair would simply fail to verify. */
 export function blsVerify(args: { publicKey: BytesLike; message: Uint8Array; signature: BytesLike }): boolean {
-  return verifyWithDst(args.publicKey, args.message, args.signature, BLS_SIGNATURE_DST)
+  let publicKey, signature
+  try {
+    publicKey = decodeBlsPublicKey(toBytes(args.publicKey))
+    signature = decodeBlsSignature(toBytes(args.signature))
+  } catch {
+    return false
+  }
+  return typeof publicKey !== 'string' && typeof signature !== 'string' && verifyBlsSignature(publicKey, args.message, signature)
 }
 
 /** `signer.ProofOfPossession.Verify`: the PoP is a signature over the public key bytes under {@link BLS_POP_DST}. */

@@ -1,6 +1,15 @@
-import { bls12_381 } from '@noble/curves/bls12-381.js'
+import {
+  aggregateBlsPublicKeys,
+  aggregateBlsSignatures,
+  BLS_CURVE_ORDER,
+  blsPublicKeyOf,
+  blsSignatureSign,
+  decodeBlsPublicKey,
+  decodeBlsSignature,
+  verifyBlsSignature,
+  type BlsPublicKey,
+} from '../../core/bls.js'
 import { InvalidArgumentError } from '../../core/errors.js'
-import { BLS_SIGNATURE_DST } from '../../core/keys.js'
 import {
   bitSetFromIndexes,
   bitSetContains,
@@ -26,8 +35,6 @@ export const WARP_QUORUM_DENOMINATOR = 100n
 
 const MAX_UINT64 = (1n << 64n) - 1n
 
-type G1Point = ReturnType<typeof bls12_381.G1.Point.fromBytes>
-
 export type WarpValidatorInput = {
   nodeId: string
   weight: bigint | number
@@ -44,7 +51,8 @@ export type WarpValidator = {
   weight: bigint
   /** The node ids sharing this key, in input order. */
   nodeIds: string[]
-  point: G1Point
+  /** The decoded (validated) key, native blst's. */
+  point: BlsPublicKey
 }
 
 /** `validators.WarpSet`. */
@@ -70,19 +78,14 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length
 }
 
-function decodePublicKey(bytes: Uint8Array, nodeId: string): G1Point {
-  let point: G1Point
-  try {
-    point = bls12_381.G1.Point.fromBytes(bytes)
-  } catch {
-    throw new InvalidArgumentError(`validator ${nodeId}: couldn't decompress public key`)
-  }
-  if (point.is0()) throw new InvalidArgumentError(`validator ${nodeId}: invalid public key`)
+function decodePublicKey(bytes: Uint8Array, nodeId: string): BlsPublicKey {
+  const point = decodeBlsPublicKey(bytes)
+  if (typeof point === 'string') throw new InvalidArgumentError(`validator ${nodeId}: ${point}`)
   return point
 }
 
 /** Decodes a validator's compressed key (throws `validator <id>: couldn't decompress public key` / `invalid public key`). */
-export type PublicKeyDecoder = (bytes: Uint8Array, nodeId: string) => G1Point
+export type PublicKeyDecoder = (bytes: Uint8Array, nodeId: string) => BlsPublicKey
 
 /**
  * A {@link PublicKeyDecoder} that keeps the keys it decoded (up to 65,536, then it starts over):
@@ -90,7 +93,7 @@ export type PublicKeyDecoder = (bytes: Uint8Array, nodeId: string) => G1Point
  * not again for each new set it appears in.
  */
 export function createPublicKeyCache(): PublicKeyDecoder {
-  let points = new Map<string, G1Point>()
+  let points = new Map<string, BlsPublicKey>()
   return (bytes, nodeId) => {
     const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
     let point = points.get(key)
@@ -144,28 +147,23 @@ export function signMessage(
   set: WarpValidatorSet,
 ): BitSetSignature {
   const unsignedBytes = unsigned instanceof Uint8Array ? unsigned : encodeUnsignedMessage(unsigned)
-  const { longSignatures } = bls12_381
-  const Fr = bls12_381.fields.Fr
   const indexByKey = new Map(set.validators.map((v, i) => [Buffer.from(v.publicKey).toString('hex'), i]))
   const chosen = new Map<number, Uint8Array>()
   for (const signer of signers) {
-    const key = Buffer.from(signer.blsPublicKeyBytes ?? longSignatures.getPublicKey(signer.blsSecretKey).toBytes(true)).toString('hex')
+    const key = Buffer.from(signer.blsPublicKeyBytes ?? blsPublicKeyOf(signer.blsSecretKey)).toString('hex')
     const index = indexByKey.get(key)
     if (index === undefined) throw new InvalidArgumentError(`signer with BLS key 0x${key} is not in the validator set`)
     chosen.set(index, signer.blsSecretKey)
   }
   if (chosen.size === 0) throw new InvalidArgumentError('no signatures')
-  const hashed = longSignatures.hash(unsignedBytes, BLS_SIGNATURE_DST)
-  // Σ skᵢ·H(m) = (Σ skᵢ)·H(m): the same aggregate point (so the same bytes) for one G2
-  // multiplication instead of one per signer, most of what a relayed message costs.
-  const summed = [...chosen.values()].reduce((sum, secretKey) => Fr.add(sum, Fr.create(BigInt(`0x${Buffer.from(secretKey).toString('hex')}`))), Fr.ZERO)
-  const aggregate = Fr.is0(summed)
-    ? longSignatures.aggregateSignatures([...chosen.values()].map((secretKey) => longSignatures.sign(hashed, secretKey)))
-    : longSignatures.sign(hashed, Fr.toBytes(summed))
-  return {
-    signers: bitSetFromIndexes(chosen.keys()),
-    signature: longSignatures.Signature.toBytes(aggregate),
-  }
+  // Σ skᵢ·H(m) = (Σ skᵢ)·H(m): the same aggregate point (so the same bytes) for one signature
+  // instead of one per signer. Keys summing to 0 mod r (no secret key) are signed one by one.
+  const summed = [...chosen.values()].reduce((sum, secretKey) => (sum + BigInt(`0x${Buffer.from(secretKey).toString('hex')}`)) % BLS_CURVE_ORDER, 0n)
+  const signature =
+    summed === 0n
+      ? aggregateBlsSignatures([...chosen.values()].map((secretKey) => blsSignatureSign(secretKey, unsignedBytes)))
+      : blsSignatureSign(Buffer.from(summed.toString(16).padStart(64, '0'), 'hex'), unsignedBytes)
+  return { signers: bitSetFromIndexes(chosen.keys()), signature }
 }
 
 export type VerifyWarpMessageArgs = {
@@ -238,21 +236,10 @@ function checkSignature(message: SignedMessage, args: Omit<VerifyWarpMessageArgs
   const signedWeight = signers.reduce((sum, v) => sum + v.weight, 0n)
   if (totalWeight * quorumNum > signedWeight * quorumDen)
     return `signature weight is insufficient: ${quorumNum}*${totalWeight} > ${quorumDen}*${signedWeight}`
-  const { longSignatures } = bls12_381
-  let sig: ReturnType<typeof longSignatures.Signature.fromBytes>
-  try {
-    sig = longSignatures.Signature.fromBytes(signature)
-  } catch {
-    return "failed to parse signature: couldn't decompress signature"
-  }
+  const sig = decodeBlsSignature(signature)
+  if (typeof sig === 'string') return `failed to parse signature: ${sig}`
   if (signers.length === 0) return 'no public keys'
-  const aggregate = longSignatures.aggregatePublicKeys(signers.map((v) => v.point))
-  let ok: boolean
-  try {
-    ok = !aggregate.is0() && longSignatures.verify(sig, longSignatures.hash(message.unsignedBytes, BLS_SIGNATURE_DST), aggregate)
-  } catch {
-    ok = false
-  }
+  const ok = verifyBlsSignature(aggregateBlsPublicKeys(signers.map((v) => v.point)), message.unsignedBytes, sig)
   return ok ? undefined : 'signature is invalid'
 }
 
