@@ -1,4 +1,4 @@
-import { bls12_381 } from '@noble/curves/bls12-381.js'
+import { decodeBlsPublicKey, decodeBlsSignature } from '../../core/bls.js'
 import { verifyProofOfPossession } from '../../core/keys.js'
 import { PChainTxError, fail } from './errors.js'
 
@@ -6,22 +6,16 @@ import { PChainTxError, fail } from './errors.js'
  * `signer.ProofOfPossession.Verify` (avalanchego `vms/platformvm/signer`), as RegisterL1ValidatorTx
  * runs it on the message's BLS key and the tx's proof: the key must decompress (`couldn't
  * decompress public key`) to a valid point (`invalid public key`), the proof to a signature
- * (`couldn't decompress signature`), and the proof must sign the key's bytes under the PoP DST
- * (`invalid proof of possession`).
+ * (`couldn't decompress signature`) in the subgroup (`invalid signature`), and the proof must sign
+ * the key's bytes under the PoP DST (`invalid proof of possession`). The decoding is native blst's
+ * (microseconds, avalanchego's checks); the pairing under the PoP DST is noble's, as blst's JS API
+ * only takes the signature DST.
  */
 export function verifyPop(publicKey: Uint8Array, proof: Uint8Array): void {
-  let key
-  try {
-    key = bls12_381.G1.Point.fromBytes(publicKey)
-  } catch {
-    throw new PChainTxError('invalidProofOfPossession', 'couldn\'t decompress public key')
-  }
-  if (key.is0()) throw new PChainTxError('invalidProofOfPossession', 'invalid public key')
-  try {
-    bls12_381.longSignatures.Signature.fromBytes(proof)
-  } catch {
-    throw new PChainTxError('invalidProofOfPossession', 'couldn\'t decompress signature')
-  }
+  const key = decodeBlsPublicKey(publicKey)
+  if (typeof key === 'string') throw new PChainTxError('invalidProofOfPossession', key)
+  const signature = decodeBlsSignature(proof)
+  if (typeof signature === 'string') throw new PChainTxError('invalidProofOfPossession', signature)
   if (!verifyProofOfPossession({ publicKey, proofOfPossession: proof })) throw fail('invalidProofOfPossession')
 }
 

@@ -7,7 +7,7 @@ import { hexToBytes } from '../../../src/core/hex.js'
 import { BLS_SIGNATURE_DST, blsSign, blsVerify } from '../../../src/core/keys.js'
 import { encodeAddressedCall, encodeMessage, encodeUnsignedMessage } from '../../../src/evm/warp/codec.js'
 import { canonicalValidatorSet, signMessage, verifyWarpMessage } from '../../../src/evm/warp/signature.js'
-import { bytes32, identities, validatorInputs } from './helpers.js'
+import { bytes32, identities, offSubgroupG1, offSubgroupG2, validatorInputs } from './helpers.js'
 
 const { longSignatures } = bls12_381
 const nobleSign = (secretKey: Uint8Array, message: Uint8Array) =>
@@ -22,38 +22,8 @@ const unsigned = encodeUnsignedMessage({
   payload: encodeAddressedCall(new Uint8Array(20).fill(3), new TextEncoder().encode('native and noble')),
 })
 const all = new Uint8Array([0b1111])
-const verify = (signature: Uint8Array, message = unsigned, validators = set, signers = all) =>
+const verify = (signature: Uint8Array, message: Uint8Array = unsigned, validators = set, signers: Uint8Array = all) =>
   verifyWarpMessage({ message: encodeMessage(message, { signers, signature }), networkId: 12345, validators })
-
-/** A compressed point on the curve outside the prime-order subgroup (the first x that is on it). */
-function offSubgroupG1(): Uint8Array {
-  const { Fp } = bls12_381.fields
-  for (let x = 1n; ; x++) {
-    const y2 = Fp.add(Fp.pow(x, 3n), 4n)
-    if (!Fp.eql(Fp.pow(y2, (Fp.ORDER - 1n) / 2n), Fp.ONE)) continue
-    const bytes = numberToBytesBE(x, 48)
-    bytes[0]! |= 0x80
-    return bytes
-  }
-}
-
-/** The same on G2 (y² = x³ + 4(1+i)), x = k + 0·i; compressed as c1 ‖ c0. */
-function offSubgroupG2(): Uint8Array {
-  const { Fp2 } = bls12_381.fields
-  const b = Fp2.create({ c0: 4n, c1: 4n })
-  for (let k = 1n; ; k++) {
-    const x = Fp2.create({ c0: k, c1: 0n })
-    try {
-      Fp2.sqrt(Fp2.add(Fp2.mul(Fp2.sqr(x), x), b))
-    } catch {
-      continue
-    }
-    const bytes = new Uint8Array(96)
-    bytes.set(numberToBytesBE(k, 48), 48)
-    bytes[0]! |= 0x80
-    return bytes
-  }
-}
 
 describe('warp BLS on blst equals noble under the signature DST', () => {
   it('one key: the same 96 bytes, each verified by blsVerify and by the warp verifier', () => {

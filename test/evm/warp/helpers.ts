@@ -1,3 +1,5 @@
+import { bls12_381 } from '@noble/curves/bls12-381.js'
+import { numberToBytesBE } from '@noble/curves/utils.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { utf8ToBytes } from '@noble/hashes/utils.js'
 import { createNodeIdentity, type NodeIdentity } from '../../../src/core/keys.js'
@@ -39,4 +41,34 @@ export function makeCall(
     ...rest,
   }
   return { call, logs }
+}
+
+/** A compressed point on the curve outside the prime-order subgroup (the first x that is on it). */
+export function offSubgroupG1(): Uint8Array {
+  const { Fp } = bls12_381.fields
+  for (let x = 1n; ; x++) {
+    const y2 = Fp.add(Fp.pow(x, 3n), 4n)
+    if (!Fp.eql(Fp.pow(y2, (Fp.ORDER - 1n) / 2n), Fp.ONE)) continue
+    const bytes = numberToBytesBE(x, 48)
+    bytes[0]! |= 0x80
+    return bytes
+  }
+}
+
+/** The same on G2 (y² = x³ + 4(1+i)), x = k + 0·i; compressed as c1 ‖ c0. */
+export function offSubgroupG2(): Uint8Array {
+  const { Fp2 } = bls12_381.fields
+  const b = Fp2.create({ c0: 4n, c1: 4n })
+  for (let k = 1n; ; k++) {
+    const x = Fp2.create({ c0: k, c1: 0n })
+    try {
+      Fp2.sqrt(Fp2.add(Fp2.mul(Fp2.sqr(x), x), b))
+    } catch {
+      continue
+    }
+    const bytes = new Uint8Array(96)
+    bytes.set(numberToBytesBE(k, 48), 48)
+    bytes[0]! |= 0x80
+    return bytes
+  }
 }
