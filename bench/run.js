@@ -345,6 +345,10 @@ if (!external) Object.assign(results, await mineBench())
 // accepted on L1 b, p50/p99 over 200 messages. See bench/icm.js.
 const { icmBench } = await import('./icm.js')
 if (!external) Object.assign(results, await icmBench())
+// Flat with history (issue 17): per-transaction time at block 20,000 against block 200, and the memory
+// (heap plus array buffers) each one-transaction block keeps. See bench/flat.js.
+const { flatBench } = await import('./flat.js')
+if (!external) Object.assign(results, await flatBench())
 
 const targets = {
   ...pchainTargets,
@@ -360,6 +364,8 @@ const targets = {
     [`${p}snapshotTxRevertCycleMs`, ['<=', 2]],
   ])),
   latencyRatio5000vs200: ['<=', 1.3],
+  flat_txMsRatio20000vs200: ['<=', 1.2],
+  flat_bytesPerOneTxBlock: ['<=', 5120],
   l1_precompileSlowdownPct: ['<=', 10],
   http_healthGetPerSec: ['>=', 5000],
   http_infoGetNodeIdPerSec: ['>=', 5000],
