@@ -96,32 +96,21 @@ export async function withScratchVM<T>(
   tag: BlockTag,
   overrides: StateOverrides | undefined,
   fn: (vm: VM, block: StoredBlock) => Promise<T>,
-  /** Accounts a call reads besides what its journal warms (the caller of a plain message call). */
-  alsoRead: (Hex | undefined)[] = [],
 ): Promise<T> {
   return chain.withState(tag, async (_state, block, live) => {
     const vm = live ? chain.vm : await chain.copyVM(block)
     if (!live) await vm.stateManager.setStateRoot(block.block.header.stateRoot)
     const sm = vm.stateManager as MerkleStateManager
-    const journal = vm.evm.journal
     clearMessageState(vm)
-    // What the message warms is what it read: the caches get it back after the revert.
-    const keepReads = live && !overrides
-    if (keepReads) journal.startReportingAccessList()
+    // The live state manager caches reads as clean (ethereumjsInternals.ts): the revert throws
+    // away what the message wrote and keeps what it read warm for the next call.
     await sm.checkpoint()
-    let read: Map<string, Set<string>> | undefined
     try {
       await applyOverrides(sm, overrides)
-      const result = await fn(vm, block)
-      if (keepReads && journal.accessList) {
-        read = journal.accessList
-        for (const address of alsoRead) if (address && !read.has(address.slice(2).toLowerCase())) read.set(address.slice(2).toLowerCase(), new Set())
-      }
-      return result
+      return await fn(vm, block)
     } finally {
       await sm.revert()
       clearMessageState(vm)
-      if (read) await warmCaches(sm, read)
     }
   })
 }
@@ -156,22 +145,6 @@ function prepareMessage(vm: VM, message: { from: Hex; to: Hex | undefined; coinb
   for (const { address, storageKeys } of message.accessList ?? []) {
     journal.addAlwaysWarmAddress(address.toLowerCase(), true)
     for (const key of storageKeys) journal.addAlwaysWarmSlot(address.toLowerCase(), bytesToHex(setLengthLeft(hexToBytes(key), 32)).slice(2), true)
-  }
-}
-
-/**
- * The state manager's caches record what a checkpoint read as part of the checkpoint, so a
- * revert forgets every account, code and slot the call loaded, and the next call reads the trie
- * again. Re-reading what the call read after the revert keeps those values cached (reads of
- * committed state, and cache hits from the second call on).
- */
-async function warmCaches(sm: MerkleStateManager, read: Map<string, Set<string>>): Promise<void> {
-  for (const [addressHex, slots] of read) {
-    const address = createAddressFromString(`0x${addressHex}`)
-    const account = await sm.getAccount(address)
-    if (!account) continue
-    if (account.isContract()) await sm.getCode(address)
-    for (const slot of slots) await sm.getStorage(address, hexToBytes(`0x${slot}`))
   }
 }
 
@@ -235,7 +208,7 @@ export async function call(chain: EvmChain, request: CallRequest, tag: BlockTag,
       reverted: err?.error === 'revert',
       error: err?.error,
     }
-  }, [from, request.to])
+  })
 }
 
 export function txDataOf(chain: EvmChain, request: CallRequest, gas: bigint): TypedTxData {

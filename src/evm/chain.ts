@@ -1,6 +1,7 @@
 import { createBlock, type Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { CacheType, Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { createStateManager } from './ethereumjsInternals.js'
 import { type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bytesToHex, createAddressFromString, hexToBytes, type MapDB } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
@@ -210,8 +211,9 @@ export class EvmChain {
     // LRU caches in front of the trie: admission and execution read the same few accounts. Sized
     // for a test network: a revert clears them, and clearing an LRU cache costs time in
     // proportion to its capacity (100k entries: 0.3 ms each), not to what it holds.
-    const caches = new Caches({ account: { type: CacheType.LRU, size: 20_000 }, storage: { type: CacheType.LRU, size: 20_000 }, code: { type: CacheType.LRU, size: 5_000 } })
-    const stateManager = new MerkleStateManager({ common, caches })
+    // Reads are cached as clean (ethereumjsInternals.ts): a block flushes only what it wrote, and
+    // an eth_call's revert keeps the values it read warm.
+    const stateManager = createStateManager({ common }, { account: 20_000, storage: 20_000, code: 5_000 })
     // Every version of the state stays in this map (history costs no replay): a compact one.
     ;(stateManager as unknown as { _getCodeDB(): { db: MapDB<string, string | Uint8Array> } })._getCodeDB().db._database = new TrieNodeMap()
     await options.hooks?.genesisState?.(stateManager, options.genesis.timestamp)
