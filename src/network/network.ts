@@ -594,7 +594,7 @@ export class Network {
     this.clock.restore(snapshot.clock)
     this.validators.restore(snapshot.validators)
     this.uptime.restore(snapshot.uptime)
-    this.primary.restore(snapshot.primary)
+    this.primary.restore(snapshot.primary, true)
     for (const chain of this.chains) await chain.revert(snapshot.chains.get(chain.alias)!)
   }
 

@@ -208,8 +208,13 @@ export class PrimaryNetwork {
     return { x: this.xchain.snapshot(), shared: this.sharedMemory.snapshot(), cAtomic: this.cAtomic.snapshot(), p: this.pchain.snapshot(), pMempool: this.pchain.mempool.snapshot() }
   }
 
-  restore(snapshot: PrimarySnapshot): void {
-    this.pchain.restore(snapshot.p)
+  /**
+   * Back to a snapshot. `listenerRestored`: the validator registry the P-chain pushes its sets to
+   * was restored to the moment of this same snapshot (the network's in-memory revert), so only sets
+   * that differ from what had been pushed then are pushed again (see `PChain.restore`).
+   */
+  restore(snapshot: PrimarySnapshot, listenerRestored = false): void {
+    this.pchain.restore(snapshot.p, listenerRestored)
     this.pchain.mempool.restore(snapshot.pMempool)
     this.xchain.restore(snapshot.x)
     this.sharedMemory.restore(snapshot.shared)

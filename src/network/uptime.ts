@@ -60,6 +60,11 @@ export class UptimeTracker {
   #connections = new Map<string, number>()
   /** Inactive validators' node ids: their connections are not counted (`deactivatedValidators`). */
   #deactivated = new Set<string>()
+  /**
+   * The snapshot the state is equal to (the last one taken or restored), until the next change:
+   * snapshots of an unchanged tracker share it, and restoring it onto an unchanged tracker is free.
+   */
+  #unchangedSince: UptimeTrackerSnapshot | undefined
 
   /** Whether tracking has started (`StartedTracking`). */
   get started(): boolean {
@@ -72,6 +77,7 @@ export class UptimeTracker {
    */
   add(validator: TrackedValidator, now?: number): void {
     if (this.#records.has(validator.id)) return
+    this.#unchangedSince = undefined
     checkTime(validator.startTime, 'startTime')
     const holder = this.#byNode.get(validator.nodeId)
     if (holder !== undefined)
@@ -85,6 +91,7 @@ export class UptimeTracker {
   remove(id: string): void {
     const record = this.#records.get(id)
     if (!record) return
+    this.#unchangedSince = undefined
     this.#records.delete(id)
     this.#byNode.delete(record.nodeId)
     this.#deactivated.delete(record.nodeId)
@@ -136,6 +143,7 @@ export class UptimeTracker {
   startTracking(now: number): void {
     if (this.#started) throw new InvalidStateError('already started tracking')
     checkTime(now, 'now')
+    this.#unchangedSince = undefined
     for (const record of this.#records.values()) this.#update(record, now)
     this.#started = true
   }
@@ -144,6 +152,7 @@ export class UptimeTracker {
   stopTracking(now: number): void {
     if (!this.#started) throw new InvalidStateError('not started tracking')
     checkTime(now, 'now')
+    this.#unchangedSince = undefined
     for (const record of this.#records.values()) this.#update(record, now)
     this.#started = false
   }
@@ -155,6 +164,7 @@ export class UptimeTracker {
   connect(nodeId: string, now: number): void {
     checkTime(now, 'now')
     if (this.#deactivated.has(nodeId)) return
+    this.#unchangedSince = undefined
     this.#connections.set(nodeId, now)
   }
 
@@ -167,17 +177,20 @@ export class UptimeTracker {
 
   /** `deactivate`: the validator counts as offline from `now` (its uptime so far written back). */
   #deactivate(nodeId: string, now: number): void {
+    this.#unchangedSince = undefined
     this.#deactivated.add(nodeId)
     this.#disconnect(nodeId, now)
   }
 
   /** `activate`: the validator counts as online from `now`, as the node connects it whatever the network says. */
   #activate(nodeId: string, now: number): void {
+    this.#unchangedSince = undefined
     this.#deactivated.delete(nodeId)
     this.#connections.set(nodeId, now)
   }
 
   #disconnect(nodeId: string, now: number): void {
+    this.#unchangedSince = undefined
     if (this.#started) {
       const id = this.#byNode.get(nodeId)
       const record = id === undefined ? undefined : this.#records.get(id)
@@ -221,16 +234,20 @@ export class UptimeTracker {
     return best === 0 ? 1 : upDurationSeconds / best
   }
 
+  /** The tracker's state as plain data (read-only: shared by the snapshots of an unchanged tracker). */
   snapshot(): UptimeTrackerSnapshot {
-    return {
+    this.#unchangedSince ??= {
       started: this.#started,
       records: [...this.#records.values()].map((r) => ({ ...r })),
       connections: [...this.#connections.entries()],
       deactivated: [...this.#deactivated],
     }
+    return this.#unchangedSince
   }
 
   restore(snapshot: UptimeTrackerSnapshot): void {
+    if (snapshot === this.#unchangedSince) return
+    this.#unchangedSince = snapshot
     this.#started = snapshot.started
     this.#records = new Map(snapshot.records.map((r) => [r.id, { ...r }]))
     this.#byNode = new Map(snapshot.records.map((r) => [r.nodeId, r.id]))
@@ -256,6 +273,7 @@ export class UptimeTracker {
   }
 
   #update(record: UptimeRecord, now: number): void {
+    this.#unchangedSince = undefined
     const { upDurationSeconds, lastUpdated } = this.#calculate(record, now)
     record.upDuration = upDurationSeconds
     record.lastUpdated = lastUpdated
@@ -369,7 +387,15 @@ export class NetworkUptime {
   }
 
   restore(snapshot: NetworkUptimeSnapshot): void {
-    this.#trackers = new Map(snapshot.trackers.map(([observer, subnetId, t]) => [`${observer}/${subnetId}`, UptimeTracker.fromSnapshot(t)]))
+    // A tracker that still exists is restored in place: one unchanged since the snapshot costs nothing.
+    const old = this.#trackers
+    this.#trackers = new Map(snapshot.trackers.map(([observer, subnetId, t]) => {
+      const key = `${observer}/${subnetId}`
+      const tracker = old.get(key)
+      if (!tracker) return [key, UptimeTracker.fromSnapshot(t)]
+      tracker.restore(t)
+      return [key, tracker]
+    }))
     this.#links = new Map(snapshot.links.map(([a, b, since]) => [pairKey(a, b), since]))
   }
 

@@ -468,9 +468,13 @@ export class PChain {
     return snap
   }
 
-  restore(snap: PChainSnapshot) {
+  /**
+   * Back to `snap`; its validator sets are pushed to the listener again, every one unless
+   * `listenerRestored` says the listener was itself restored to the moment `snap` was taken.
+   */
+  restore(snap: PChainSnapshot, listenerRestored = false) {
     this.state.restore(snap)
-    this.#sets.restore(snap)
+    this.#sets.restore(snap, listenerRestored)
   }
   serialize(): string { return this.state.serialize() }
   hash(): string { return this.state.hash() }

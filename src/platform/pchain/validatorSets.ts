@@ -23,8 +23,8 @@ export class PChainValidatorSets {
   readonly #decode = createPublicKeyCache()
   /** Subnets whose set changed since it was last pushed. */
   #unpushed = new Set<string>()
-  /** The sets each snapshot was taken with (by the snapshot object). */
-  readonly #snapshots = new WeakMap<object, Map<string, ValidatorEntry[]>>()
+  /** The sets each snapshot was taken with, their warp forms and what had been pushed then (by the snapshot object). */
+  readonly #snapshots = new WeakMap<object, { sets: Map<string, ValidatorEntry[]>; pushed: Map<string, string>; canonical: Map<string, WarpValidatorSet> }>()
 
   constructor(state: () => PChainState, listener: ValidatorSetListener | undefined) {
     this.#state = state
@@ -75,21 +75,26 @@ export class PChainValidatorSets {
   /** Keeps the sets of the state `snap` was just taken of, for {@link restore}. */
   remember(snap: PChainSnapshot) {
     this.#refresh()
-    this.#snapshots.set(snap, copySets(this.#sets))
+    this.#snapshots.set(snap, { sets: copySets(this.#sets), pushed: new Map(this.#pushed), canonical: new Map(this.#canonical) })
   }
 
-  /** After the state was restored to `snap`: its sets (recomputed when `snap` came from elsewhere), all pushed again. */
-  restore(snap: PChainSnapshot) {
-    const sets = this.#snapshots.get(snap)
-    if (sets) {
+  /**
+   * After the state was restored to `snap`: its sets (recomputed when `snap` came from elsewhere),
+   * pushed again. When `listenerRestored` (the listener, the network's registry, was restored to
+   * the moment `snap` was taken), only the sets that differ from what had been pushed then: pushing
+   * an unchanged set again would only re-sync every uptime tracker with the same validators.
+   */
+  restore(snap: PChainSnapshot, listenerRestored = false) {
+    const taken = this.#snapshots.get(snap)
+    if (taken) {
       // the sets taken with the snapshot are those of the restored state: no recomputation
       this.#state().takeValidatorSetChanges()
-      this.#sets = copySets(sets)
-      this.#canonical.clear()
+      this.#sets = copySets(taken.sets)
+      this.#canonical = new Map(taken.canonical)
     } else {
       this.#refresh()
     }
-    this.#pushed.clear()
+    this.#pushed = taken && listenerRestored ? new Map(taken.pushed) : new Map()
     this.#unpushed = new Set(this.#sets.keys())
     this.publish()
   }

@@ -247,13 +247,17 @@ export class CChainAtomic {
     return [...this.#accepted.values()]
   }
 
+  /**
+   * The accepted txs and the mempool as lists. Their records are shared, not cloned: an accepted
+   * record and a pending tx are immutable values once made (only added, dropped or replaced).
+   */
   snapshot(): CAtomicSnapshot {
-    return { accepted: structuredClone([...this.#accepted.entries()]), mempool: structuredClone(this.#mempool.snapshot()) }
+    return { accepted: [...this.#accepted.entries()], mempool: this.#mempool.snapshot() }
   }
 
   restore(s: CAtomicSnapshot): void {
-    this.#accepted = new Map(structuredClone(s.accepted))
-    this.#mempool.restore(structuredClone(s.mempool))
+    this.#accepted = new Map(s.accepted)
+    this.#mempool.restore(s.mempool)
   }
 
   // --- builders ---

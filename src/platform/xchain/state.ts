@@ -6,8 +6,8 @@ import { hexKey } from './bytes.js'
 /**
  * The X-chain's state: the UTXO set with an address index, the spent/exported history of every
  * UTXO the chain has seen, the assets, the accepted txs and the blocks. Plain data in Maps;
- * {@link XState.snapshot} / {@link XState.restore} copy it and {@link XState.serialize} writes
- * it deterministically (equal states give equal strings).
+ * {@link XState.snapshot} / {@link XState.restore} share it copy-on-write and
+ * {@link XState.serialize} writes it deterministically (equal states give equal strings).
  */
 
 export type UtxoOrigin = {
@@ -91,6 +91,10 @@ type Data = {
 
 export type XStateSnapshot = { readonly data: Data }
 
+/** The containers of {@link Data} a snapshot shares with the live state until the next write to each. */
+type Container = Exclude<keyof Data, 'seq'>
+const CONTAINERS: readonly Container[] = ['utxos', 'history', 'byAddress', 'assets', 'aliases', 'txs', 'blocks', 'blocksById']
+
 function emptyData(): Data {
   return {
     seq: 0,
@@ -107,6 +111,35 @@ function emptyData(): Data {
 
 export class XState {
   #d: Data = emptyData()
+  /**
+   * Containers the live state shares with a snapshot: a snapshot (and a restore) costs a shallow
+   * copy of the record, and the first write to a shared container copies that container alone
+   * (a shallow copy: entries are immutable values, replaced, never changed in place). Per-address
+   * lists of `byAddress` are copied on their own first write, see {@link #ownedLists}.
+   */
+  #shared = new Set<Container>()
+  /** The `byAddress` lists made or copied since the last snapshot or restore (the others may be shared). */
+  #ownedLists = new WeakSet<Map<Hex, number>>()
+
+  /** The live container `k`, copied first when a snapshot shares it. */
+  #own<K extends Container>(k: K): Data[K] {
+    if (this.#shared.delete(k)) {
+      const c = this.#d[k]
+      this.#d[k] = (Array.isArray(c) ? c.slice() : new Map(c as Map<unknown, unknown>)) as Data[K]
+    }
+    return this.#d[k]
+  }
+
+  /** The live `byAddress` list of an address, created or copied (when shared with a snapshot) for a write. */
+  #ownList(a: Hex): Map<Hex, number> {
+    const byAddress = this.#own('byAddress')
+    let list = byAddress.get(a)
+    if (list && this.#ownedLists.has(list)) return list
+    list = new Map(list)
+    this.#ownedLists.add(list)
+    byAddress.set(a, list)
+    return list
+  }
 
   // --- UTXOs ---
 
@@ -123,32 +156,28 @@ export class XState {
   addUtxo(key: Uint8Array, utxo: Utxo, created: UtxoOrigin): void {
     const k = hexKey(key)
     const seq = ++this.#d.seq
-    this.#d.utxos.set(k, { utxo, utxoId: idToString(key), created, seq })
-    for (const addr of ownerAddrs(utxo)) {
-      const a = hexKey(addr)
-      let list = this.#d.byAddress.get(a)
-      if (!list) this.#d.byAddress.set(a, (list = new Map()))
-      list.set(k, seq)
-    }
+    this.#own('utxos').set(k, { utxo, utxoId: idToString(key), created, seq })
+    for (const addr of ownerAddrs(utxo)) this.#ownList(hexKey(addr)).set(k, seq)
   }
 
   consumeUtxo(key: Uint8Array, consumed: UtxoConsumption): void {
     const k = hexKey(key)
     const entry = this.#d.utxos.get(k)
     if (!entry) throw new Error(`state corruption: consuming missing UTXO ${k}`)
-    this.#d.utxos.delete(k)
+    this.#own('utxos').delete(k)
     for (const addr of ownerAddrs(entry.utxo)) {
       const a = hexKey(addr)
-      const list = this.#d.byAddress.get(a)
-      list?.delete(k)
-      if (list?.size === 0) this.#d.byAddress.delete(a)
+      if (!this.#d.byAddress.has(a)) continue
+      const list = this.#ownList(a)
+      list.delete(k)
+      if (list.size === 0) this.#own('byAddress').delete(a)
     }
-    this.#d.history.set(k, { ...entry, consumed })
+    this.#own('history').set(k, { ...entry, consumed })
   }
 
   /** Records a UTXO that left through shared memory (exported) or arrived and was spent (imported). */
   recordHistory(key: Uint8Array, entry: Omit<UtxoEntry, 'seq' | 'utxoId'>): void {
-    this.#d.history.set(hexKey(key), { ...entry, utxoId: idToString(key), seq: ++this.#d.seq })
+    this.#own('history').set(hexKey(key), { ...entry, utxoId: idToString(key), seq: ++this.#d.seq })
   }
 
   /** Live UTXO ids (hex) owned by `addr`, newest first (the real linkeddb index order). */
@@ -169,7 +198,7 @@ export class XState {
   // --- assets ---
 
   addAsset(asset: AssetRecord): void {
-    this.#d.assets.set(asset.assetId, asset)
+    this.#own('assets').set(asset.assetId, asset)
   }
 
   getAsset(assetId: string): AssetRecord | undefined {
@@ -181,7 +210,7 @@ export class XState {
   }
 
   setAlias(alias: string, assetId: string): void {
-    this.#d.aliases.set(alias, assetId)
+    this.#own('aliases').set(alias, assetId)
   }
 
   resolveAlias(alias: string): string | undefined {
@@ -191,7 +220,7 @@ export class XState {
   // --- txs and blocks ---
 
   addTx(tx: StoredTx): void {
-    this.#d.txs.set(tx.txId, tx)
+    this.#own('txs').set(tx.txId, tx)
   }
 
   getTx(txId: string): StoredTx | undefined {
@@ -201,8 +230,8 @@ export class XState {
   addBlock(block: XBlock): void {
     if (block.height !== this.#d.blocks.length)
       throw new Error(`state corruption: block height ${block.height} after ${this.#d.blocks.length} blocks`)
-    this.#d.blocks.push(block)
-    this.#d.blocksById.set(block.id, block.height)
+    this.#own('blocks').push(block)
+    this.#own('blocksById').set(block.id, block.height)
   }
 
   lastBlock(): XBlock | undefined {
@@ -224,12 +253,21 @@ export class XState {
 
   // --- snapshots ---
 
+  /** The state as it is now, sharing every container with the live state (copy-on-write): read-only. */
   snapshot(): XStateSnapshot {
-    return { data: cloneData(this.#d) }
+    this.#shareAll()
+    return { data: { ...this.#d } }
   }
 
+  /** Back to a snapshot's state; its containers stay shared with it (the snapshot may be restored again). */
   restore(snapshot: XStateSnapshot): void {
-    this.#d = cloneData(snapshot.data)
+    this.#d = { ...snapshot.data }
+    this.#shareAll()
+  }
+
+  #shareAll(): void {
+    this.#shared = new Set(CONTAINERS)
+    this.#ownedLists = new WeakSet()
   }
 
   /** Deterministic JSON: maps as key-sorted arrays, bigint as decimal strings, bytes as hex. */
@@ -257,11 +295,6 @@ export function jsonReplacer(_key: string, value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString()
   if (value instanceof Uint8Array) return bytesToHex(value)
   return value
-}
-
-function cloneData(d: Data): Data {
-  // structuredClone keeps Maps, bigints and Uint8Arrays; entries are plain data.
-  return structuredClone(d)
 }
 
 function ownerAddrs(utxo: Utxo): ShortId[] {
