@@ -205,7 +205,7 @@ function runtimeSettings(options: NetworkOptions): LoadOverrides {
 /** Serves every node of `network`; on a failure to bind, closes what was opened and the network. */
 async function serveNetwork(network: Network, options: { host: string; port: number; access: HttpAccessOptions; signatureAggregatorPort?: number | undefined; relayerPort?: number | undefined; scenario?: ScenarioRun }): Promise<Devnet> {
   const { host, port, access } = options
-  const servers = network.nodes.map((node) => createServer({ ...access, network, node, host, port: port === 0 ? 0 : port + 2 * node.index, lazyRoutes: node.index > 0 }))
+  const servers = network.nodes.map((node) => createServer({ ...access, network, node, host, port: port === 0 ? 0 : port + 2 * node.index, lazyRoutes: true }))
   // Every server to close: the nodes' and, when asked for, the data API's own.
   const toClose: FastifyInstance[] = [...servers]
   const nodes: DevnetNode[] = []

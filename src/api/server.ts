@@ -79,9 +79,10 @@ export type ServerOptions = HttpAccessOptions & {
   evmMethods?: Record<string, RpcMethod<any, any, EthContext>>
   /**
    * Build the routes on the first request rather than before listening: {@link listenServer} then
-   * binds the port at once, and a request that arrives first waits for the routes, then is served
-   * as by an eager server. `startDevnet` serves nodes 1… this way: registering every node's routes
-   * was a quarter of a cold start, and most runs only ever call node 0. Not with host `localhost`
+   * binds the port at once; JSON-RPC POSTs are served by the fast path
+   * (`fastRpc.ts`) without them, and any other request waits for them, then is served as by an
+   * eager server. `startDevnet` serves every node this way: registering the nodes' routes was a
+   * third of a cold start, and a test suite on the EVM RPC never needs them. Not with host `localhost`
    * (fastify binds both of its addresses, a plain listen only one).
    */
   lazyRoutes?: boolean

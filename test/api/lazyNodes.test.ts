@@ -1,6 +1,7 @@
 /**
- * `startDevnet` binds nodes 1… at once but builds their routes on their first request (a faster
- * cold start): whatever a node is asked first, right after the start, it answers as node 0 does.
+ * `startDevnet` binds every node at once but builds its fastify routes on its first request the
+ * JSON-RPC fast path does not take (a faster cold start): whatever a node is asked first, right
+ * after the start, it answers as an eagerly routed node does.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
@@ -18,7 +19,7 @@ const post = async (url: string, body: unknown) => {
   return { status: res.status, nodeId: res.headers.get('node-id'), body: await res.text() }
 }
 
-describe('nodes other than node 0, asked first right after the start', () => {
+describe('nodes asked first right after the start', () => {
   it('answer the EVM JSON-RPC, the node APIs, a 404 and /v1 as node 0 does', async () => {
     devnet = await startDevnet({ port: 0, nodes: 5, accounts: 2 })
     const node3 = devnet.nodes[3]!
@@ -51,6 +52,15 @@ describe('nodes other than node 0, asked first right after the start', () => {
     })
     expect(JSON.parse(reply)).toEqual({ jsonrpc: '2.0', id: 7, result: '0xa868' })
     ws.close()
+  })
+
+  it('serve node 0 before its routes are built, and route it on a later request', async () => {
+    devnet = await startDevnet({ port: 0, nodes: 1, accounts: 1 })
+    const chainId = await post(devnet.rpcUrl(), { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
+    expect(chainId).toEqual({ status: 200, nodeId: devnet.nodes[0]!.nodeId, body: '{"jsonrpc":"2.0","id":1,"result":"0xa868"}\n' })
+    const health = await fetch(`${devnet.url}/ext/health`)
+    expect(health.status).toBe(200)
+    expect(((await health.json()) as { healthy: boolean }).healthy).toBe(true)
   })
 
   it('release their ports on close when never asked', async () => {
