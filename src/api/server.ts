@@ -95,6 +95,8 @@ export type L1simServer = FastifyInstance & {
   readonly access: Required<HttpAccessOptions>
   /** Whether {@link listenServer} binds before the routes are built ({@link ServerOptions.lazyRoutes}). */
   readonly lazyRoutes: boolean
+  /** Whether the routes are built or being built (always, once listening, without `lazyRoutes`). */
+  readonly routesStarted: boolean
 }
 
 export function createServer(options: ServerOptions): L1simServer {
@@ -163,6 +165,7 @@ export function createServer(options: ServerOptions): L1simServer {
   app.decorate('listenAddress', listenAddress)
   app.decorate('access', access)
   app.decorate('lazyRoutes', lazyRoutes)
+  app.decorate('routesStarted', { getter: () => routing !== undefined || app.server.listening && !lazyRoutes })
   // The node reports the address it listens on (admin.getConfig, its staking port): the bound
   // port, which differs from the one asked for when that was 0.
   app.server.on('listening', () => {
@@ -243,6 +246,17 @@ export async function listenServer(server: L1simServer): Promise<string> {
   const address = server.server.address()
   if (address === null || typeof address === 'string') throw new Error(`unexpected server address ${String(address)}`)
   return `http://${urlHost(server.listenAddress.host)}:${address.port}`
+}
+
+/**
+ * Stops a server. One whose routes were never built ({@link ServerOptions.lazyRoutes}) only
+ * unbinds: fastify's `close()` would first build them (its plugins load before they can close).
+ */
+export async function closeServer(server: L1simServer): Promise<void> {
+  if (!server.lazyRoutes || server.routesStarted) return server.close()
+  if (!server.server.listening) return
+  server.server.closeIdleConnections()
+  await new Promise<void>((resolve) => server.server.close(() => resolve()))
 }
 
 function urlHost(host: string): string {

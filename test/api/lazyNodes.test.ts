@@ -65,10 +65,13 @@ describe('nodes asked first right after the start', () => {
 
   it('release their ports on close when never asked', async () => {
     devnet = await startDevnet({ port: 0, nodes: 3, accounts: 1 })
-    const servers = devnet.nodes.map((n) => n.server.server)
+    const apps = devnet.nodes.map((n) => n.server)
+    const servers = apps.map((app) => app.server)
     expect(servers.every((s) => s.listening)).toBe(true)
     await devnet.close()
     devnet = undefined
     expect(servers.map((s) => s.listening)).toEqual([false, false, false])
+    // Closed without building the routes no request needed.
+    expect(apps.map((app) => app.routesStarted)).toEqual([false, false, false])
   })
 })
