@@ -48,10 +48,14 @@ try {
 }
 // The CommonJS wrapper on the bundle's first line keeps its line numbers in stack traces.
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __l1simImport) {${source}\n})`, { filename: bundle, cachedData })
+// The cache's bytes (~3 MB) are not needed once compiled: the callback below kept them alive for
+// the whole run (peak RSS).
+const readCache = cachedData !== undefined
+cachedData = undefined
 const module = { exports: {} }
 script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir, (specifier) => import(specifier))
 await module.exports.main(() => {
-  if (cachedData !== undefined && !script.cachedDataRejected) return
+  if (readCache && !script.cachedDataRejected) return
   try {
     const temporary = `${cacheFile}.${process.pid}.tmp`
     writeFileSync(temporary, script.createCachedData())
