@@ -14,7 +14,7 @@
 // VM plugins; src/core/importModule.ts) call this module's `import()` instead, passed in as
 // `__l1simImport`. The cache is an optimisation only:
 // - it is kept next to the bundle under a name holding the bundle's sha256 (computed at build
-//   time) and the node version, so a rebuilt bundle or another node never reads a stale one (V8 itself only checks the
+//   time), the node version and the flags node runs with, so a rebuilt bundle or another node never reads a stale one (V8 itself only checks the
 //   source's length and its flags, and refuses a mismatch by `cachedDataRejected`);
 // - it is written after the first `start` is serving (so it holds the functions a start compiles
 //   lazily), atomically (a temporary file renamed), and only when missing or refused;
@@ -34,7 +34,11 @@ const dir = dirname(fileURLToPath(import.meta.url))
 const bundle = join(dir, 'l1sim.bundle.cjs')
 const source = readFileSync(bundle, 'utf8')
 const key = createHash('sha256').update(BUNDLE_SHA256).update(process.version).update(process.arch).digest('hex').slice(0, 16)
-const cacheName = `${basename(bundle)}.${key}.v8cache`
+// V8 refuses a cache made under other flags (`node dist/l1sim.mjs` has none, the shebang and
+// `npm start` give the semi-space ones): one cache per flag set, or starts that alternate them
+// would each refuse and rewrite the other's.
+const flags = createHash('sha256').update(process.execArgv.join('\0')).update(process.env.NODE_OPTIONS ?? '').digest('hex').slice(0, 8)
+const cacheName = `${basename(bundle)}.${key}.${flags}.v8cache`
 const cacheFile = join(dir, cacheName)
 let cachedData
 try {
@@ -44,16 +48,20 @@ try {
 }
 // The CommonJS wrapper on the bundle's first line keeps its line numbers in stack traces.
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __l1simImport) {${source}\n})`, { filename: bundle, cachedData })
+// The cache's bytes (~3 MB) are not needed once compiled: the callback below kept them alive for
+// the whole run (peak RSS).
+const readCache = cachedData !== undefined
+cachedData = undefined
 const module = { exports: {} }
 script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir, (specifier) => import(specifier))
 await module.exports.main(() => {
-  if (cachedData !== undefined && !script.cachedDataRejected) return
+  if (readCache && !script.cachedDataRejected) return
   try {
     const temporary = `${cacheFile}.${process.pid}.tmp`
     writeFileSync(temporary, script.createCachedData())
     renameSync(temporary, cacheFile)
-    // Caches of earlier bundles (or node versions) are dead weight.
-    for (const name of readdirSync(dir)) if (name.startsWith(`${basename(bundle)}.`) && name.endsWith('.v8cache') && name !== cacheName) unlinkSync(join(dir, name))
+    // Caches of earlier bundles (or node versions) are dead weight; those of other flags are not.
+    for (const name of readdirSync(dir)) if (name.startsWith(`${basename(bundle)}.`) && name.endsWith('.v8cache') && !(name.startsWith(`${basename(bundle)}.${key}.`) && name.length === cacheName.length)) unlinkSync(join(dir, name))
   } catch {
     // A read-only install: every start compiles, as without a cache.
   }

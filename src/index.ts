@@ -11,7 +11,7 @@
  * await devnet.close()
  */
 import Fastify, { type FastifyInstance } from 'fastify'
-import { createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, networkDataRoutes, type HttpAccessOptions, type L1simServer } from './api/server.js'
+import { closeServer, createServer, DEFAULT_HOST, DEFAULT_PORT, listenServer, networkDataRoutes, type HttpAccessOptions, type L1simServer } from './api/server.js'
 import { createHostFilter, INVALID_HOST } from './api/allowedHosts.js'
 import { createRelayerServer, createSignatureAggregatorServer } from './api/aggregatorServer.js'
 import { dataRoutes, errorBody, sendDataError } from './api/routes/data/index.js'
@@ -202,10 +202,15 @@ function runtimeSettings(options: NetworkOptions): LoadOverrides {
   return { ...(clock === undefined ? {} : { clock }), ...(node === undefined ? {} : { node }), ...(dataApi === undefined ? {} : { dataApi }), ...(relayer === undefined ? {} : { relayer }) }
 }
 
+/** A node's server through {@link closeServer} (which leaves unbuilt routes unbuilt), a side service's as fastify closes it. */
+function closeAny(server: FastifyInstance): Promise<void> {
+  return 'lazyRoutes' in server ? closeServer(server as L1simServer) : server.close()
+}
+
 /** Serves every node of `network`; on a failure to bind, closes what was opened and the network. */
 async function serveNetwork(network: Network, options: { host: string; port: number; access: HttpAccessOptions; signatureAggregatorPort?: number | undefined; relayerPort?: number | undefined; scenario?: ScenarioRun }): Promise<Devnet> {
   const { host, port, access } = options
-  const servers = network.nodes.map((node) => createServer({ ...access, network, node, host, port: port === 0 ? 0 : port + 2 * node.index }))
+  const servers = network.nodes.map((node) => createServer({ ...access, network, node, host, port: port === 0 ? 0 : port + 2 * node.index, lazyRoutes: true }))
   // Every server to close: the nodes' and, when asked for, the data API's own.
   const toClose: FastifyInstance[] = [...servers]
   const nodes: DevnetNode[] = []
@@ -243,7 +248,7 @@ async function serveNetwork(network: Network, options: { host: string; port: num
       relayerUrl = await listenSide(relayer, options.relayerPort, 'ICM relayer API')
     }
   } catch (error) {
-    for (const server of toClose) await server.close()
+    for (const server of toClose) await closeAny(server)
     await network.close()
     throw error
   }
@@ -263,7 +268,7 @@ async function serveNetwork(network: Network, options: { host: string; port: num
     ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
     close: () =>
       (closing ??= (async () => {
-        for (const server of toClose) await server.close()
+        for (const server of toClose) await closeAny(server)
         await network.close()
         // Closed handles are released in the loop's close phase; two turns, and none is left.
         for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve))

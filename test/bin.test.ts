@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL('../', import.meta.url))
 const dist = join(root, 'dist')
 const BIN = join(dist, 'l1sim.mjs')
 const BUNDLE = join(dist, 'l1sim.bundle.cjs')
-const CACHE = /^l1sim\.bundle\.cjs\.[0-9a-f]{16}\.v8cache$/
+const CACHE = /^l1sim\.bundle\.cjs\.[0-9a-f]{16}(\.[0-9a-f]{8})?\.v8cache$/
 
 /** Refuses to run against a dist that is missing or older than a source it is built from. */
 function assertBuilt(): void {
@@ -48,8 +48,8 @@ type Bin = { child: ChildProcess; stdout: string; stderr: string; exited: Promis
 const running: Bin[] = []
 
 /** Runs the bin with `args`; collects its output. */
-function spawnBin(args: string[]): Bin {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+function spawnBin(args: string[], nodeFlags: string[] = []): Bin {
+  const child = spawn(process.execPath, [...nodeFlags, BIN, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
   const bin: Bin = {
     child,
     stdout: '',
@@ -63,8 +63,8 @@ function spawnBin(args: string[]): Bin {
 }
 
 /** `l1sim start …` until its `l1sim ready at <url>` line (the test's timeout bounds the wait). */
-async function startBin(args: string[]): Promise<Bin & { url: string }> {
-  const bin = spawnBin(['start', '--port', '0', '--no-scenario', '--nodes', '1', ...args])
+async function startBin(args: string[], nodeFlags: string[] = []): Promise<Bin & { url: string }> {
+  const bin = spawnBin(['start', '--port', '0', '--no-scenario', '--nodes', '1', ...args], nodeFlags)
   const url = await new Promise<string>((resolve, reject) => {
     const onData = () => {
       const ready = /^l1sim ready at (http:\/\/\S+)$/m.exec(bin.stdout)
@@ -100,7 +100,12 @@ const admin = (url: string, method: string) => post(`${url}/ext/admin`, { jsonrp
 const cacheFiles = () => readdirSync(dist).filter((name) => CACHE.test(name))
 
 describe('the l1sim bin (dist/l1sim.mjs)', () => {
-  beforeAll(assertBuilt)
+  beforeAll(() => {
+    assertBuilt()
+    // Caches left by starts under other node flags (a profiler's, `npm start`'s) would be counted
+    // with the ones these tests make: they start from none.
+    for (const name of cacheFiles()) rmSync(join(dist, name))
+  })
 
   it('starts, answers over HTTP, stops on SIGTERM, and keeps one code cache beside its bundle', async () => {
     const bin = await startBin([])
@@ -144,6 +149,26 @@ describe('the l1sim bin (dist/l1sim.mjs)', () => {
     // The cache was read and accepted: a refused one would have been written again.
     expect(cacheFiles()).toEqual([cache])
     expect(statSync(join(dist, cache!)).mtimeMs).toBe(cached)
+  })
+
+  it('keeps a code cache per set of node flags: starts with and without `npm start`\'s flags do not refuse each other\'s', async () => {
+    const [plain] = cacheFiles()
+    expect(plain, 'the previous tests leave a code cache').toBeDefined()
+    const written = statSync(join(dist, plain!)).mtimeMs
+    const flagged = await startBin([], ['--max-semi-space-size=32', '--min-semi-space-size=32'])
+    expect(await stop(flagged)).toBe(0)
+    const [other] = cacheFiles().filter((name) => name !== plain)
+    try {
+      expect(cacheFiles()).toHaveLength(2)
+      const bin = await startBin([])
+      expect(await stop(bin)).toBe(0)
+      // The plain start read its own cache and accepted it: a refused one would have been written again.
+      expect(cacheFiles()).toContain(plain)
+      expect(statSync(join(dist, plain!)).mtimeMs).toBe(written)
+    } finally {
+      // The other flags' cache, which the first test's "one code cache" does not expect.
+      if (other !== undefined) rmSync(join(dist, other))
+    }
   })
 
   it('names the port that is taken when it is a later node\'s', async () => {

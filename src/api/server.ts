@@ -23,7 +23,8 @@ import { signatureAggregatorDataRoutes } from './routes/data/signatureAggregator
 import { icmDataRoutes } from './routes/data/icm/index.js'
 import type { EthContext } from '../rpc/context.js'
 import type { RpcMethod } from '../rpc/dispatcher.js'
-import { createServer as createHttpServer } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { ETH_MAX_REQUEST_BYTES } from '../rpc/dispatcher.js'
 import { createHostFilter, DEFAULT_ALLOWED_HOSTS, INVALID_HOST } from './allowedHosts.js'
 import { createCorsPolicy, DEFAULT_ALLOWED_ORIGINS } from './cors.js'
@@ -76,6 +77,15 @@ export type ServerOptions = HttpAccessOptions & {
   logger?: FastifyServerOptions['logger']
   /** Replaces the EVM method table (tests); the full set by default. */
   evmMethods?: Record<string, RpcMethod<any, any, EthContext>>
+  /**
+   * Build the routes on the first request rather than before listening: {@link listenServer} then
+   * binds the port at once; JSON-RPC POSTs are served by the fast path
+   * (`fastRpc.ts`) without them, and any other request waits for them, then is served as by an
+   * eager server. `startDevnet` serves every node this way: registering the nodes' routes was a
+   * third of a cold start, and a test suite on the EVM RPC never needs them. Not with host `localhost`
+   * (fastify binds both of its addresses, a plain listen only one).
+   */
+  lazyRoutes?: boolean
 }
 
 export type L1simServer = FastifyInstance & {
@@ -83,6 +93,10 @@ export type L1simServer = FastifyInstance & {
   readonly listenAddress: { host: string; port: number }
   /** The access settings it serves with, defaults filled in (`snapshotDir` absolute). */
   readonly access: Required<HttpAccessOptions>
+  /** Whether {@link listenServer} binds before the routes are built ({@link ServerOptions.lazyRoutes}). */
+  readonly lazyRoutes: boolean
+  /** Whether the routes are built or being built (always, once listening, without `lazyRoutes`). */
+  readonly routesStarted: boolean
 }
 
 export function createServer(options: ServerOptions): L1simServer {
@@ -113,16 +127,45 @@ export function createServer(options: ServerOptions): L1simServer {
     // A refused Host and a bootstrapping node are answered by fastify.
     accepting: (req) => !node.bootstrapping && hostAllowed(req.headers.host),
   })
+  const lazyRoutes = options.lazyRoutes === true && listenAddress.host !== 'localhost'
+  // Until the routes are built (lazyRoutes), requests and WebSocket handshakes wait for them.
+  let routed = !lazyRoutes
+  let routing: Promise<void> | undefined
+  const route = () => (routing ??= Promise.resolve(app.ready()).then(() => {
+    routed = true
+    app.server.off('upgrade', upgradeWhenRouted)
+  }))
+  function upgradeWhenRouted(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    // @fastify/websocket listens for handshakes once its plugin is registered: handed back then.
+    route().then(() => app.server.emit('upgrade', req, socket, head), () => socket.destroy())
+  }
   const app = Fastify({
     logger: options.logger ?? false,
     rewriteUrl: (req) => rewrite(req.url ?? '/'),
     // JSON-RPC POSTs take the fast path; everything else is routed by fastify.
-    serverFactory: (handler) => createHttpServer((req, res) => fastRpc(req, res) || handler(req, res)),
+    serverFactory: (handler) =>
+      createHttpServer((req, res) => {
+        if (fastRpc(req, res)) return
+        if (routed) return handler(req, res)
+        // The body stays in the socket until read: the request is served whole once routed.
+        route().then(() => handler(req, res), () => res.destroy())
+      }),
   })
+  if (lazyRoutes) {
+    app.server.on('upgrade', upgradeWhenRouted)
+    // fastify closes a server from a serverFactory only when it bound it itself.
+    app.addHook('onClose', (_instance, done) => {
+      if (!app.server.listening) return done()
+      app.server.closeIdleConnections()
+      app.server.close(() => done())
+    })
+  }
   log = (error) => app.log.debug({ err: error }, 'eth method failed')
 
   app.decorate('listenAddress', listenAddress)
   app.decorate('access', access)
+  app.decorate('lazyRoutes', lazyRoutes)
+  app.decorate('routesStarted', { getter: () => routing !== undefined || app.server.listening && !lazyRoutes })
   // The node reports the address it listens on (admin.getConfig, its staking port): the bound
   // port, which differs from the one asked for when that was 0.
   app.server.on('listening', () => {
@@ -189,10 +232,31 @@ export function rewriteByAliases(node: SimNode, url: string): string {
 
 /** Starts listening at the server's {@link L1simServer.listenAddress}; returns the base URL. */
 export async function listenServer(server: L1simServer): Promise<string> {
-  await server.listen(server.listenAddress)
+  if (server.lazyRoutes) {
+    // Bound now (a taken port fails here, with node's error); routed on the first request.
+    await new Promise<void>((resolve, reject) => {
+      const failed = (error: Error) => reject(error)
+      server.server.once('error', failed)
+      server.server.listen(server.listenAddress, () => {
+        server.server.off('error', failed)
+        resolve()
+      })
+    })
+  } else await server.listen(server.listenAddress)
   const address = server.server.address()
   if (address === null || typeof address === 'string') throw new Error(`unexpected server address ${String(address)}`)
   return `http://${urlHost(server.listenAddress.host)}:${address.port}`
+}
+
+/**
+ * Stops a server. One whose routes were never built ({@link ServerOptions.lazyRoutes}) only
+ * unbinds: fastify's `close()` would first build them (its plugins load before they can close).
+ */
+export async function closeServer(server: L1simServer): Promise<void> {
+  if (!server.lazyRoutes || server.routesStarted) return server.close()
+  if (!server.server.listening) return
+  server.server.closeIdleConnections()
+  await new Promise<void>((resolve) => server.server.close(() => resolve()))
 }
 
 function urlHost(host: string): string {

@@ -159,6 +159,15 @@ function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
   return new Uint8Array(key.buffer, key.byteOffset, key.byteLength)
 }
 
+/**
+ * The lower-case EVM address of a private key, computed natively (see {@link secp256k1PublicKey}):
+ * ethereumjs' `privateToAddress` runs noble, whose first use in a process builds its precomputed
+ * tables (~45 ms of a cold start, for the relayer's account).
+ */
+export function addressOfPrivateKey(privateKey: Uint8Array): Hex {
+  return bytesToHex(keccak(secp256k1PublicKey(privateKey).subarray(1)).subarray(12))
+}
+
 /** keccak256, native when the addon loads: noble's runs interpreted in a cold process (~1 ms a hash at start). */
 const keccak = nativeKeccak256 ?? keccak_256
 

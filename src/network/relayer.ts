@@ -6,8 +6,8 @@
  * virtual seconds or source blocks (`delay`), or when asked (`manual`). Tests can drop, duplicate
  * and reorder deliveries; every attempt is recorded with its transaction, status and revert reason.
  */
-import { privateToAddress } from '@ethereumjs/util'
 import { InvalidArgumentError, NotFoundError } from '../core/errors.js'
+import { addressOfPrivateKey } from '../core/keys.js'
 import { TypedEmitter } from '../core/events.js'
 import type { Hex } from '../core/hex.js'
 import { idToString } from '../core/ids.js'
@@ -87,7 +87,7 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
   let mode = parseRelayerMode(options.mode ?? 'auto')
   const messenger = (options.messenger ?? ICM_MESSENGER_ADDRESS).toLowerCase() as Hex
   const privateKey = options.privateKey ? Uint8Array.from(Buffer.from(options.privateKey.replace(/^0x/, ''), 'hex')) : createSeededRandom(network.options.seed ?? 'l1sim').derive('icm-relayer')
-  const address = `0x${Buffer.from(privateToAddress(privateKey)).toString('hex')}` as Hex
+  const address = addressOfPrivateKey(privateKey)
   const account: RelayerAccount = { address, privateKey, rewardAddress: (options.rewardAddress ?? address).toLowerCase() as Hex }
   const senderTopic = `0x${messenger.slice(2).padStart(64, '0')}`
   const events = new TypedEmitter<{ delivery: IcmDelivery }>()
