@@ -50,6 +50,8 @@ describe('block roots', () => {
       for (const raw of raws) hashes.push(await client.request({ method: 'eth_sendRawTransaction', params: [raw] }))
       await client.request({ method: 'evm_mine' as 'eth_chainId' })
       const receipts = await Promise.all(hashes.map((hash) => client.getTransactionReceipt({ hash })))
+      // Each sender is the key that signed (recovered once, its address hashed by the chain's keccak).
+      expect(receipts.map((r) => r.from)).toEqual(Array.from({ length: 16 }, (_, i) => mnemonicToAccount(MNEMONIC, { addressIndex: i }).address.toLowerCase()))
       const rawByHash = new Map(hashes.map((hash, i) => [hash, raws[i]!]))
       const blocks = [...new Set(receipts.map((r) => r.blockNumber))]
       expect(blocks.length).toBe(1)
