@@ -12,6 +12,7 @@ import { createMutex, type Mutex, type MutexWaitObserver } from '../core/mutex.j
 import { createEvmCommon, forkActiveAt, type ChainUpgrades } from './common.js'
 import { createCustomCrypto } from './crypto.js'
 import './debugColors.js'
+import { installDirectFindPath } from './ethereumjsInternals.js'
 import { jumpAnalysisCache } from './jumpAnalysisCache.js'
 import { UnknownBlockError } from './errors.js'
 import type { FeeRules, NextBlockFees, ParentHeaderInfo } from './feeRules.js'
@@ -199,6 +200,7 @@ export class EvmChain {
 
   static async create(options: EvmChainOptions): Promise<EvmChain> {
     await jumpAnalysisCache
+    installDirectFindPath()
     const common = createEvmCommon({
       chainId: options.chainId,
       name: `l1sim-${options.alias}`,
