@@ -11,7 +11,7 @@ async function walk(trie: MerklePatriciaTrie, key: Uint8Array) {
 }
 
 describe('ethereumjs internals', () => {
-  it('the direct findPath finds what ethereumjs finds: present, absent, prefix and diverging keys, proofs', async () => {
+  it('the direct findPath finds what ethereumjs finds (present, absent, prefix and diverging keys, proofs); the last checkpoint commit writes the same nodes', async () => {
     const trie = new MerklePatriciaTrie()
     const keys: Uint8Array[] = []
     for (let i = 0; i < 400; i++) {
@@ -37,5 +37,13 @@ describe('ethereumjs internals', () => {
     expect(bytesToHex(copy.root())).not.toBe(bytesToHex(before))
     for (const [i, key] of keys.slice(0, 100).entries()) await copy.put(key, i % 5 === 0 ? Uint8Array.of(i & 0xff) : new Uint8Array(40).fill(i & 0xff))
     expect(bytesToHex(copy.root())).toBe(bytesToHex(before))
+    // A checkpoint's writes reach the database on its last commit, readable under their keys.
+    const checkpointed = new MerklePatriciaTrie()
+    checkpointed.checkpoint()
+    for (const [i, key] of keys.entries()) await checkpointed.put(key, i % 5 === 0 ? Uint8Array.of(i & 0xff) : new Uint8Array(40).fill(i & 0xff))
+    await checkpointed.commit()
+    expect(bytesToHex(checkpointed.root())).toBe(bytesToHex(before))
+    const reopened = new MerklePatriciaTrie({ db: checkpointed.database().db, root: before })
+    for (const [i, key] of keys.entries()) expect(await reopened.get(key)).toEqual(i % 5 === 0 ? Uint8Array.of(i & 0xff) : new Uint8Array(40).fill(i & 0xff))
   })
 })
