@@ -1,7 +1,7 @@
 import { createBlock, type Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { createStateManager } from './ethereumjsInternals.js'
+import { createStateManager, installDirectFindPath } from './ethereumjsInternals.js'
 import { type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bytesToHex, createAddressFromString, equalsBytes, hexToBytes, type MapDB } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
@@ -200,6 +200,7 @@ export class EvmChain {
 
   static async create(options: EvmChainOptions): Promise<EvmChain> {
     await jumpAnalysisCache
+    installDirectFindPath()
     const common = createEvmCommon({
       chainId: options.chainId,
       name: `l1sim-${options.alias}`,

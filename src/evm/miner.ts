@@ -1,11 +1,12 @@
 import { createAddressFromString, bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { buildBlock, type RunTxResult } from '@ethereumjs/vm'
+import type { RunTxResult } from '@ethereumjs/vm'
 import { MAX_TIME, TimeOutOfRangeError } from '../core/clock.js'
 import { flatHex, type Hex } from '../core/hex.js'
 import { BlockSharing } from './blockSharing.js'
 import type { EvmChain } from './chain.js'
 import { forkActiveAt } from './common.js'
+import { setBuilderExtraData, startBlock } from './ethereumjsInternals.js'
 import { stateTransitionErrors, TxRejectedError } from './errors.js'
 import { txFees, type PoolTx } from './pool.js'
 import type { LogEntry, MinedTx, Receipt, StoredBlock } from './types.js'
@@ -95,7 +96,7 @@ export class Miner {
     // state root includes them; kept on the block so replays start from the same state.
     const preStateRoot = await chain.stateManager.getStateRoot()
     chain.useRulesOf({ number: parent.number + 1n, timestamp })
-    const builder = await buildBlock(chain.vm, {
+    const builder = await startBlock(chain.vm, {
       parentBlock: parent.block,
       headerData,
       withdrawals: forkActiveAt(chain.common, 'shanghai', timestamp) ? [] : undefined,
@@ -151,9 +152,8 @@ export class Miner {
       chain.vm.evm.events?.off('beforeMessage', countInner)
     }
     await chain.hooks.beforeSeal?.(chain, { number: parent.number + 1n, timestamp, baseFee })
-    // The extra data (the fee state after this block) depends on the gas used. BlockBuilder takes
-    // header fields when it is created; this is the one field known only now.
-    ;(builder as unknown as { headerData: { extraData: Uint8Array } }).headerData.extraData = fees.extraData(builder.gasUsed)
+    // The extra data (the fee state after this block) depends on the gas used: known only now.
+    setBuilderExtraData(builder, fees.extraData(builder.gasUsed))
     const { block } = await builder.build()
     // ethereumjs clears the EVM journal after each transaction (runTx), not after the block's own
     // checkpoint and commit: each block would leave two sets of diff sets behind (~0.8 KB for an

@@ -1,5 +1,5 @@
 import { createTx, createTxFromRLP, TransactionType, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
-import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
+import { Address, bytesToHex, toChecksumAddress } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
 import { rawTxShape, txShape, validateForPool, validateTxBasics } from './admission.js'
 import { estimateGas, type CallRequest } from './call.js'
@@ -19,7 +19,7 @@ export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: Ty
     throw txPoolErrors.txTypeNotSupported()
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, { common: chain.common })
+    tx = withNativeSenderAddress(createTxFromRLP(raw, { common: chain.common, freeze: false }))
   } catch (error) {
     // ethereumjs refuses, while decoding, transactions that coreth decodes and its pool then
     // refuses: signed for another chain id (invalid sender), or with a tip above the fee cap.
@@ -38,6 +38,19 @@ export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: Ty
     throw txPoolErrors.invalidSender()
   }
   return { tx, from, hash: bytesToHex(tx.hash()) as Hex }
+}
+
+/**
+ * Freezes a decoded transaction (as decoding would have) with a sender address derived by the
+ * chain's keccak and kept: ethereumjs hashes the recovered public key in JavaScript on every
+ * `getSenderAddress` (admission, then the block's run), a tenth of sender recovery's time.
+ */
+function withNativeSenderAddress(tx: TypedTransaction): TypedTransaction {
+  const keccak = tx.common.customCrypto.keccak256
+  if (keccak === undefined) return Object.freeze(tx) as TypedTransaction
+  let sender: Address | undefined
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => (sender ??= new Address(keccak(tx.getSenderPublicKey()).subarray(12))) })
+  return Object.freeze(tx) as TypedTransaction
 }
 
 export type Submitted = { hash: Hex; mined: boolean }

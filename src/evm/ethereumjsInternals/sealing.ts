@@ -1,0 +1,266 @@
+import { Block, createBlockHeader, type HeaderData } from '@ethereumjs/block'
+import { ConsensusType } from '@ethereumjs/common'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { KECCAK256_RLP, TypeOutput, ValueEncoding, bytesToUnprefixedHex, toType, type BatchDBOp } from '@ethereumjs/util'
+import { BlockBuilder, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { BranchMPTNode, CheckpointDB, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { orderedTrieRoot } from '../orderedTrie.js'
+
+/**
+ * The one place l1sim reaches into ethereumjs' internals (fields TypeScript marks private,
+ * behaviour the public API does not promise). Each use is checked against the version it was
+ * read from: with another `@ethereumjs/vm` installed, the stock code runs instead (slower, same
+ * blocks).
+ */
+const VM_VERSION = installedVersion('@ethereumjs/vm')
+const MPT_VERSION = installedVersion('@ethereumjs/mpt')
+/** The `@ethereumjs/vm` whose `BlockBuilder` {@link SealingBlockBuilder} was written against. */
+export const CHECKED_VM_VERSION = '10.1.3'
+/** The `@ethereumjs/mpt` whose `findPath` {@link directFindPath} replaces. */
+export const CHECKED_MPT_VERSION = '10.1.3'
+
+/** BlockBuilder's private fields, as of {@link CHECKED_VM_VERSION}. */
+type BuilderInternals = {
+  vm: VM
+  blockOpts: NonNullable<BuildBlockOpts['blockOpts']>
+  headerData: HeaderData
+  transactions: TypedTransaction[]
+  transactionResults: RunTxResult[]
+  withdrawals?: unknown[]
+  checkpointed: boolean
+  blockStatus: { status: string; block?: Block }
+  _minerValue: bigint
+  checkStatus(): void
+}
+
+/**
+ * ethereumjs' `BlockBuilder` with the costs l1sim's blocks do not need taken out (same block,
+ * same state, same receipts):
+ *   - `addTransaction` built a whole block (header, a copy of the chain's `Common`, and a copy of
+ *     every transaction added before) for each transaction, only to hand `runTx` the header's
+ *     fields; here one header serves the block's transactions, and `runTx` is given the gas used
+ *     so far, which is all it read from that header's `gasUsed`;
+ *   - the transactions and receipts tries are computed by {@link orderedTrieRoot} instead of a
+ *     trie with a node database;
+ *   - `build` assembles the block from the transactions added instead of re-creating each one.
+ * Requests (EIP-7685), block access lists (EIP-7928), blob transactions and proof-of-work or
+ * clique sealing, which Avalanche chains never use, go to the stock code.
+ */
+export class SealingBlockBuilder extends BlockBuilder {
+  /** The header `runTx` reads the block's fields from, made at the first transaction. */
+  #runHeader: Block | undefined
+
+  #internals(): BuilderInternals {
+    return this as unknown as BuilderInternals
+  }
+
+  #stock(): boolean {
+    const common = this.#internals().vm.common
+    return common.isActivatedEIP(7685) || common.isActivatedEIP(7928) || common.isActivatedEIP(8037) || common.consensusType() === ConsensusType.ProofOfWork || this.#internals().blockOpts.cliqueSigner !== undefined
+  }
+
+  override async addTransaction(tx: TypedTransaction, options: { skipHardForkValidation?: boolean; allowNoBlobs?: boolean } = {}): Promise<RunTxResult> {
+    if (tx.type === 3 || this.#stock()) return super.addTransaction(tx, options)
+    const self = this.#internals()
+    self.checkStatus()
+    const { vm } = self
+    if (!self.checkpointed) {
+      await vm.evm.journal.checkpoint()
+      self.checkpointed = true
+    }
+    const blockGasLimit = toType(self.headerData.gasLimit as bigint, TypeOutput.BigInt)
+    if (tx.gasLimit > blockGasLimit - this.gasUsed) throw new Error('tx has a higher gas limit than the remaining gas in the block')
+    this.#runHeader ??= new Block(createBlockHeader({ ...self.headerData, gasUsed: 0n }, self.blockOpts), [], [], undefined, { ...self.blockOpts, freeze: false })
+    const result = await runTx(vm, { tx, block: this.#runHeader, skipHardForkValidation: options.skipHardForkValidation, blockGasUsed: this.gasUsed })
+    self.transactions.push(tx)
+    self.transactionResults.push(result)
+    this.gasUsed += result.blockGasSpent
+    self._minerValue += result.minerValue
+    return result
+  }
+
+  override async transactionsTrie(): Promise<Uint8Array> {
+    const self = this.#internals()
+    return orderedTrieRoot(self.transactions.map((tx) => tx.serialize()), keccakOf(self.vm))
+  }
+
+  override async receiptTrie(): Promise<Uint8Array> {
+    const self = this.#internals()
+    if (self.transactionResults.length === 0) return KECCAK256_RLP
+    return orderedTrieRoot(self.transactionResults.map((result, i) => encodeReceipt(result.receipt, self.transactions[i]!.type)), keccakOf(self.vm))
+  }
+
+  override async build(): ReturnType<BlockBuilder['build']> {
+    const self = this.#internals()
+    if (this.#stock() || (self.withdrawals !== undefined && self.withdrawals.length > 0)) return super.build()
+    self.checkStatus()
+    const { vm } = self
+    const transactionsTrie = await this.transactionsTrie()
+    const receiptTrie = await this.receiptTrie()
+    const stateRoot = await vm.stateManager.getStateRoot()
+    const header = createBlockHeader(
+      {
+        ...self.headerData,
+        stateRoot,
+        transactionsTrie,
+        withdrawalsRoot: self.withdrawals ? KECCAK256_RLP : undefined,
+        receiptTrie,
+        logsBloom: this.logsBloom(),
+        gasUsed: this.gasUsed,
+        timestamp: self.headerData.timestamp ?? 0n,
+        blobGasUsed: vm.common.isActivatedEIP(4844) ? this.blobGasUsed : undefined,
+      },
+      self.blockOpts,
+    )
+    const block = new Block(header, [...self.transactions], [], self.withdrawals ? [] : undefined, self.blockOpts)
+    self.blockStatus = { status: 'build', block }
+    if (self.checkpointed) {
+      await vm.evm.journal.commit()
+      self.checkpointed = false
+    }
+    return { block, requests: undefined, blockLevelAccessList: undefined }
+  }
+}
+
+/** The chain's keccak (native when it loads), as ethereumjs' tries would use it. */
+function keccakOf(vm: VM): (data: Uint8Array) => Uint8Array {
+  return vm.common.customCrypto.keccak256 ?? keccak_256
+}
+
+/**
+ * Sets a block's extra data once its transactions are in: BlockBuilder takes header fields when
+ * it is created, and the extra data (the fee state after the block) depends on the gas used.
+ */
+export function setBuilderExtraData(builder: BlockBuilder, extraData: Uint8Array): void {
+  ;(builder as unknown as BuilderInternals).headerData.extraData = extraData
+}
+
+/** The version of an installed package (its `package.json` is not among its exports). */
+function installedVersion(name: string): string | undefined {
+  try {
+    let dir = dirname(createRequire(import.meta.url).resolve(name))
+    while (dir !== dirname(dir)) {
+      try {
+        const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
+        if (json.name === name) return json.version
+      } catch {
+        // no package.json at this level: keep walking up
+      }
+      dir = dirname(dir)
+    }
+  } catch {
+    // not resolvable: treated as an unchecked version
+  }
+  return undefined
+}
+
+/** ethereumjs' `buildBlock`, with {@link SealingBlockBuilder} when the installed version is the one it was checked against. */
+export async function startBlock(vm: VM, options: BuildBlockOpts): Promise<BlockBuilder> {
+  const builder = VM_VERSION === CHECKED_VM_VERSION ? new SealingBlockBuilder(vm, options) : new BlockBuilder(vm, options)
+  await builder.initState()
+  return builder
+}
+
+/** Marks ethereumjs' trie class once {@link installDirectFindPath} ran. */
+const DIRECT = Symbol('l1sim.directFindPath')
+
+type FindPathResult = { node: MPTNode | null; remaining: number[]; stack: MPTNode[] }
+type FindPath = (this: MerklePatriciaTrie, key: Uint8Array, throwIfMissing?: boolean, partialPath?: { stack: MPTNode[] }) => Promise<FindPathResult>
+
+/**
+ * `MerklePatriciaTrie.findPath` (every trie read and write starts with it) as a plain loop from
+ * the root. ethereumjs walks the path through its generic `WalkController`: a task queue, a
+ * promise and a closure per node, for a walk that only ever follows one child; with a state
+ * root computed per block, half of each trie put. Same nodes, same result, same errors (a
+ * missing node ends the walk with what was found, unless `throwIfMissing`); a walk resumed from
+ * a partial path goes to ethereumjs' own.
+ */
+function directFindPath(stock: FindPath): FindPath {
+  return async function findPath(this: MerklePatriciaTrie, key, throwIfMissing = false, partialPath = { stack: [] }) {
+    if (partialPath.stack.length > 0) return stock.call(this, key, throwIfMissing, partialPath)
+    const target = new Array<number>(key.length * 2)
+    for (let i = 0; i < key.length; i++) {
+      target[2 * i] = key[i]! >> 4
+      target[2 * i + 1] = key[i]! & 15
+    }
+    const stack: MPTNode[] = []
+    let progress = 0
+    let ref: Uint8Array | Uint8Array[] = this.root()
+    try {
+      for (;;) {
+        const node: MPTNode = await this.lookupNode(ref)
+        stack.push(node)
+        if (node instanceof BranchMPTNode) {
+          if (progress === target.length) return { node, remaining: [], stack }
+          const child = node.getBranch(target[progress]!)
+          if (!child) return { node: null, remaining: target.slice(progress), stack }
+          progress++
+          ref = child
+        } else if (node instanceof LeafMPTNode) {
+          const nibbles = node.key()
+          if (target.length - progress > nibbles.length) return { node: null, remaining: target.slice(progress), stack }
+          for (let i = 0; i < nibbles.length; i++) if (nibbles[i] !== target[progress + i]) return { node: null, remaining: target.slice(progress), stack }
+          return { node, remaining: [], stack }
+        } else if (node instanceof ExtensionMPTNode) {
+          const nibbles = node.key()
+          for (let i = 0; i < nibbles.length; i++) if (nibbles[i] !== target[progress + i]) return { node: null, remaining: target.slice(progress), stack }
+          progress += nibbles.length
+          ref = node.value() as Uint8Array | Uint8Array[]
+        } else {
+          return { node: null, remaining: [], stack }
+        }
+      }
+    } catch (error) {
+      if ((error as Error).message !== 'Missing node in DB' || throwIfMissing) throw error
+      return { node: null, remaining: [], stack }
+    }
+  }
+}
+
+/** CheckpointDB's private fields and methods, as of {@link CHECKED_MPT_VERSION}. */
+type CheckpointInternals = {
+  checkpoints: { keyValueMap: Map<string, Uint8Array | undefined> }[]
+  db: { batch(ops: BatchDBOp[]): Promise<void> }
+  valueEncoding: string
+  _stats: { db: { writes: number } }
+}
+type Commit = (this: CheckpointDB) => Promise<void>
+
+/**
+ * `CheckpointDB.commit` of the last checkpoint (a block's trie writes reaching the database)
+ * without turning each hex key into bytes for `batch`, which turns it back into hex: the same
+ * writes, in the same order, to the same database.
+ */
+function directCommit(stock: Commit): Commit {
+  return async function commit(this: CheckpointDB) {
+    const self = this as unknown as CheckpointInternals
+    if (self.checkpoints.length !== 1) return stock.call(this)
+    const { keyValueMap } = self.checkpoints.pop()!
+    const ops: BatchDBOp[] = []
+    const strings = self.valueEncoding === ValueEncoding.String
+    for (const [key, value] of keyValueMap) {
+      self._stats.db.writes += 1
+      if (value === undefined) ops.push({ type: 'del', key: key as unknown as Uint8Array, opts: { valueEncoding: self.valueEncoding as ValueEncoding } })
+      else ops.push({ type: 'put', key: key as unknown as Uint8Array, value: (strings ? bytesToUnprefixedHex(value) : value) as Uint8Array, opts: { valueEncoding: self.valueEncoding as ValueEncoding } })
+    }
+    await self.db.batch(ops)
+  }
+}
+
+/**
+ * Installs {@link directFindPath} and {@link directCommit} on ethereumjs' trie classes, once,
+ * when the installed `@ethereumjs/mpt` is the version they were checked against. Called when
+ * the first chain is made.
+ */
+export function installDirectFindPath(): void {
+  const proto = MerklePatriciaTrie.prototype as unknown as { findPath: FindPath; [DIRECT]?: true }
+  if (MPT_VERSION !== CHECKED_MPT_VERSION || proto[DIRECT]) return
+  proto.findPath = directFindPath(proto.findPath)
+  const db = CheckpointDB.prototype as unknown as { commit: Commit }
+  db.commit = directCommit(db.commit)
+  proto[DIRECT] = true
+}

@@ -1,0 +1,161 @@
+/**
+ * The one place that reaches into @ethereumjs/statemanager's internals (its caches' maps and
+ * diff stacks, the checkpoint depth). Written against @ethereumjs/statemanager 10.1.x;
+ * `assertInternals` checks at creation that the fields used here still exist, so an upgrade
+ * that moves them fails loudly at start instead of caching wrong values.
+ */
+import { type AccountCache, CacheType, Caches, type CodeCache, MerkleStateManager, type MerkleStateManagerOpts, type StorageCache } from '@ethereumjs/statemanager'
+import { RLP } from '@ethereumjs/rlp'
+import { type Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
+
+/** What the caches keep per key: the account's RLP, the code, or an address's slot map. */
+type CacheMaps<T> = {
+  _lruCache?: { get(key: string): T | undefined; set(key: string, value: T): unknown }
+  _orderedMapCache?: { getElementByKey(key: string): T | undefined; setElement(key: string, value: T): unknown }
+  _diffCache: Map<string, unknown>[]
+  _checkpoints: number
+}
+type AccountElement = { accountRLP: Uint8Array | undefined }
+type CodeElement = { code: Uint8Array | undefined }
+
+function maps<T>(cache: AccountCache | CodeCache | StorageCache): CacheMaps<T> {
+  return cache as unknown as CacheMaps<T>
+}
+
+function assertInternals(caches: Caches): void {
+  for (const cache of [caches.account, caches.code, caches.storage]) {
+    const m = cache && maps(cache)
+    if (!m || !Array.isArray(m._diffCache) || typeof m._checkpoints !== 'number' || (m._lruCache === undefined && m._orderedMapCache === undefined))
+      throw new Error('@ethereumjs/statemanager caches changed shape: update src/evm/ethereumjsInternals.ts')
+  }
+}
+
+function cacheGet<T>(m: CacheMaps<T>, key: string): T | undefined {
+  return m._lruCache ? m._lruCache.get(key) : m._orderedMapCache!.getElementByKey(key)
+}
+
+/** Puts a value into a cache without a pre-state in its diff: neither flushed nor reverted. */
+function cacheSetClean<T>(m: CacheMaps<T>, key: string, value: T): void {
+  if (m._lruCache) m._lruCache.set(key, value)
+  else m._orderedMapCache!.setElement(key, value)
+}
+
+/**
+ * A MerkleStateManager whose caches keep what was read as clean. ethereumjs caches a value read
+ * from the trie like a write: the read goes into the checkpoint's diff, so a revert forgets it
+ * (each eth_call, itself a checkpoint and a revert, started with cold caches) and a flush writes
+ * it back into the trie (every block re-put each account, code and slot its transactions read).
+ * Here a read value goes into the cache with no diff entry, which is right only when it is the
+ * value every checkpoint below holds too: the trie holds the last flushed state, so an account
+ * read is, and a slot or code read is when the account's storage root or code hash is the one
+ * it had below the first checkpoint (not cleared, replaced or recreated in a checkpoint). Any
+ * other read, and every read while a flush inside a checkpoint left the trie ahead of the base
+ * state, is cached as ethereumjs caches it.
+ */
+export class CleanReadStateManager extends MerkleStateManager {
+  #caches: Caches
+  /** A flush ran inside a checkpoint: the trie holds state a revert can undo. */
+  #trieAhead = false
+
+  constructor(opts: MerkleStateManagerOpts & { caches: Caches }) {
+    super(opts)
+    assertInternals(opts.caches)
+    this.#caches = opts.caches
+  }
+
+  get #depth(): number {
+    return this._checkpointCount
+  }
+
+  /** The account as it is below the first checkpoint, if the caches know it; `null` if unknown. */
+  #baseAccount(addressHex: string, current: Account): Account | undefined | null {
+    const diffs = maps<AccountElement>(this.#caches.account!)._diffCache
+    for (let level = 1; level < diffs.length; level++) {
+      const diff = diffs[level]!
+      if (!diff.has(addressHex)) continue
+      const before = diff.get(addressHex) as AccountElement | undefined
+      if (before === undefined) return null
+      return before.accountRLP === undefined ? undefined : createAccountFromRLP(before.accountRLP)
+    }
+    return current
+  }
+
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const cache = maps<AccountElement>(this.#caches.account!)
+    const addressHex = bytesToUnprefixedHex(address.bytes)
+    const elem = cacheGet(cache, addressHex)
+    if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined
+    const rlp = await this._trie.get(address.bytes)
+    const account = rlp !== null ? createAccountFromRLP(rlp) : undefined
+    if (this.#trieAhead) this.#caches.account!.put(address, account)
+    else cacheSetClean(cache, addressHex, { accountRLP: rlp ?? undefined })
+    return account
+  }
+
+  override async getCode(address: Address): Promise<Uint8Array> {
+    const cache = maps<CodeElement>(this.#caches.code!)
+    const addressHex = bytesToUnprefixedHex(address.bytes)
+    const elem = cacheGet(cache, addressHex)
+    if (elem !== undefined) return elem.code ?? new Uint8Array(0)
+    const account = await this.getAccount(address)
+    if (!account || !account.isContract()) return new Uint8Array(0)
+    const recorded = cache._diffCache[cache._checkpoints]!.has(addressHex)
+    const code = await super.getCode(address)
+    // super cached it as a change: take that back when the code hash is the base state's.
+    if (!recorded && !this.#trieAhead) {
+      const base = this.#depth > 0 ? this.#baseAccount(addressHex, account) : account
+      if (base && equalsBytes(base.codeHash, account.codeHash)) cache._diffCache[cache._checkpoints]!.delete(addressHex)
+    }
+    return code
+  }
+
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    const cache = maps<Map<string, Uint8Array>>(this.#caches.storage!)
+    const addressHex = bytesToUnprefixedHex(address.bytes)
+    const keyHex = bytesToUnprefixedHex(key)
+    const cached = cacheGet(cache, addressHex)?.get(keyHex)
+    if (cached !== undefined || key.length !== 32) return super.getStorage(address, key)
+    const account = await this.getAccount(address)
+    if (!account) return new Uint8Array()
+    let clean = !this.#trieAhead
+    if (clean && this.#depth > 0) {
+      const base = this.#baseAccount(addressHex, account)
+      clean = !!base && equalsBytes(base.storageRoot, this._getStorageTrie(address, account).root())
+    }
+    if (!clean) return super.getStorage(address, key)
+    const value = (await this._getStorageTrie(address, account).get(key)) ?? EMPTY_SLOT
+    let slots = cacheGet(cache, addressHex)
+    if (!slots) cacheSetClean(cache, addressHex, (slots = new Map()))
+    slots.set(keyHex, value)
+    return RLP.decode(value) as Uint8Array
+  }
+
+  override async flush(): Promise<void> {
+    if (this.#depth > 0) this.#trieAhead = true
+    await super.flush()
+  }
+
+  override async commit(): Promise<void> {
+    await super.commit()
+    if (this.#depth === 0) this.#trieAhead = false
+  }
+
+  override async revert(): Promise<void> {
+    await super.revert()
+    if (this.#depth === 0) this.#trieAhead = false
+  }
+
+  override async setStateRoot(stateRoot: Uint8Array, clearCache?: boolean): Promise<void> {
+    await super.setStateRoot(stateRoot, clearCache)
+    if (this.#depth === 0) this.#trieAhead = false
+  }
+}
+
+const EMPTY_SLOT = hexToBytes('0x80')
+
+/** The chain's state manager: LRU caches in front of the trie that keep reads as clean. */
+export function createStateManager(opts: MerkleStateManagerOpts, sizes: { account: number; storage: number; code: number }): MerkleStateManager {
+  const lru = (size: number) => ({ type: CacheType.LRU, size })
+  const caches = new Caches({ account: lru(sizes.account), storage: lru(sizes.storage), code: lru(sizes.code) })
+  return new CleanReadStateManager({ ...opts, caches })
+}
