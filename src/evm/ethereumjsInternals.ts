@@ -7,7 +7,11 @@
  *   - `sealing.ts`: @ethereumjs/vm's BlockBuilder (blocks sealed without per-transaction copies)
  *     and @ethereumjs/mpt's path walk and checkpoint commit (installed only on the version they
  *     were written against; otherwise the stock code runs).
+ *   - `interpreterSteps.ts`: @ethereumjs/evm's interpreter loop, fixed-fee synchronous opcodes
+ *     run without a promise each, and @ethereumjs/evm's frame result with its run state built on
+ *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks).
  * Nothing else in `src/` imports these internals.
  */
 export { CleanReadStateManager, createStateManager } from './ethereumjsInternals/stateCaches.js'
 export * from './ethereumjsInternals/sealing.js'
+export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { importModule } from '../core/importModule.js'
+import { installLazyRunState, installSyncSteps, type InterpreterProto as StepsProto } from './ethereumjsInternals.js'
 
 /** The @ethereumjs/evm release whose interpreter internals this was written against. */
 const PATCHED_VERSION = '10.1.3'
@@ -19,7 +20,10 @@ type InterpreterProto = {
  *
  * The interpreter is internal to @ethereumjs/evm, so this wraps its prototype method, only on
  * the release it was checked against; on any other release nothing is changed and ethereumjs
- * behaves as shipped. Returns whether the cache is in place.
+ * behaves as shipped. On that release the interpreter's loop also runs fixed-fee synchronous
+ * opcodes without a promise each, and a frame's composite run state is built only when read
+ * (`ethereumjsInternals/interpreterSteps.ts`). Returns whether
+ * the cache is in place.
  */
 export async function installJumpAnalysisCache(): Promise<boolean> {
   try {
@@ -32,6 +36,8 @@ export async function installJumpAnalysisCache(): Promise<boolean> {
     const mod = bundled ? { Interpreter: bundled } : await importModule<{ Interpreter?: { prototype: InterpreterProto } }>(new URL('./interpreter.js', entry).href)
     const proto = mod.Interpreter?.prototype
     if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
+    if (typeof (proto as unknown as StepsProto).run === 'function') installSyncSteps(proto as unknown as StepsProto)
+    installLazyRunState(mod.Interpreter as unknown as Parameters<typeof installLazyRunState>[0])
     if (proto.__l1simJumpCache) return true
     const analyse = proto._getValidJumpDestinations
     const cache = new WeakMap<Uint8Array, WeakMap<object, Analysis>>()
