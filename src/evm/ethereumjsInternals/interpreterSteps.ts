@@ -29,11 +29,12 @@ type RunState = {
   eip8037BurnLeftoverAfterCreateHaltOntoAlive?: boolean
   env: { accessWitness?: { commit(): void; revert(): void } }
 }
+type StackAndMemory = { stack: { popN(count: number): bigint[] }; memory: { write(offset: number, size: number, value: Uint8Array): void } }
 type InterpreterThis = {
   _runState: RunState
   common: { isActivatedEIP(eip: number): boolean }
   profilerOpts?: { enabled?: boolean }
-  _evm: { DEBUG: boolean; events: { listenerCount(name: string): number }; _opcodeMap: OpEntry[] }
+  _evm: { DEBUG: boolean; events: { listenerCount(name: string): number }; _opcodeMap: OpEntry[] & { __l1simMstore?: true } }
   _getValidJumpDestinations(code: Uint8Array): { jumps: Uint8Array; pushes: unknown; opcodesCached: OpEntry[] }
   runStep(entry?: OpEntry): Promise<void>
   useGas(amount: bigint, context?: unknown): void
@@ -62,6 +63,26 @@ function syncStep(interpreter: InterpreterThis, entry: OpEntry, listened: boolea
   return true
 }
 
+/**
+ * MSTORE as the stock handler does it (the word as 32 big-endian bytes at the offset), without
+ * its `setLengthLeft`, which pads by spreading both arrays into a new one: a few allocations per
+ * MSTORE, the commonest memory opcode. The memory copies what it is given, so one buffer per
+ * opcode table serves every write.
+ */
+function patchMstore(opcodeMap: InterpreterThis['_evm']['_opcodeMap']): void {
+  opcodeMap.__l1simMstore = true
+  const entry = opcodeMap[0x52]
+  // Only the stock opcode: a custom opcode the VM was given at 0x52 keeps its own handler.
+  if (entry?.opcodeInfo.code !== 0x52 || (entry.opcodeInfo as { name?: string }).name !== 'MSTORE') return
+  const word32 = Buffer.alloc(32)
+  entry.opHandler = (runState) => {
+    const { stack, memory } = runState as unknown as StackAndMemory
+    const [offset, word] = stack.popN(2) as [bigint, bigint]
+    word32.write(word.toString(16).padStart(64, '0'), 'hex')
+    memory.write(Number(offset), 32, word32)
+  }
+}
+
 export function installSyncSteps(proto: InterpreterProto): void {
   if (proto.__l1simSyncSteps) return
   const stockRun = proto.run
@@ -75,6 +96,7 @@ export function installSyncSteps(proto: InterpreterProto): void {
     if (start !== 0 && (start < 0 || start >= code.length)) throw new Error('Internal error: program counter not in range')
     const evm = this._evm
     const opcodeMap = evm._opcodeMap
+    if (!opcodeMap.__l1simMstore) patchMstore(opcodeMap)
     let err: EVMError | undefined
     let cachedOpcodes: OpEntry[] | undefined
     while (runState.programCounter < runState.code.length) {
