@@ -19,7 +19,7 @@ export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: Ty
     throw txPoolErrors.txTypeNotSupported()
   let tx: TypedTransaction
   try {
-    tx = withNativeSenderAddress(createTxFromRLP(raw, { common: chain.common, freeze: false }))
+    tx = withNativeSenderAddress(createTxFromRLP(raw, { common: chain.txCommon(), freeze: false }))
   } catch (error) {
     // ethereumjs refuses, while decoding, transactions that coreth decodes and its pool then
     // refuses: signed for another chain id (invalid sender), or with a tip above the fee cap.
@@ -133,11 +133,11 @@ export async function sendTransaction(
     accessList: request.accessList?.map((e) => ({ address: e.address, storageKeys: e.storageKeys })),
     ...fees,
   } as TypedTxData
-  const tx = key ? signTx(chain, data, key) : createUnsignedTx(chain.common, data, from)
+  const tx = key ? signTx(chain, data, key) : createUnsignedTx(chain.txCommon(), data, from)
   return submitTransaction(chain, miner, tx, from, bytesToHex(tx.hash()) as Hex)
 }
 
 function signTx(chain: EvmChain, data: TypedTxData, key: Uint8Array): TypedTransaction {
-  return createTx(data, { common: chain.common }).sign(key)
+  return createTx(data, { common: chain.txCommon() }).sign(key)
 }
 
