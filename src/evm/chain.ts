@@ -25,6 +25,7 @@ import { StoreBlockchain } from './storeBlockchain.js'
 import type { BlockTag, ChainEvents, StoredBlock } from './types.js'
 import type { AccessListEntry } from './warp/predicate.js'
 import { DEFAULT_UNPROTECTED_TX_POLICY, type UnprotectedTxPolicy } from './unprotectedTxs.js'
+import { TxSharing } from './txSharing.js'
 
 /** Fees are not burned on Avalanche EVM chains: the whole fee goes to this coinbase. */
 export const BLACKHOLE_ADDRESS: Hex = '0x0100000000000000000000000000000000000000'
@@ -143,13 +144,13 @@ export class EvmChain {
   readonly vm: VM
   readonly blockchain: StoreBlockchain
   readonly stateManager: MerkleStateManager
+  /** What the transactions this chain keeps share (one `Common` per hardfork, empty data, recipients). */
+  readonly txSharing: TxSharing
   readonly flavour: ChainFlavour
   readonly hooks: ChainHooks
   /** Which unprotected (pre-EIP-155) transactions the RPC accepts (the chain config's keys). */
   readonly unprotectedTxs: UnprotectedTxPolicy
   #coinbase: Hex
-  /** {@link txCommon}'s shared copies, by hardfork. */
-  readonly #txCommons = new Map<string, Common>()
   mining: MiningMode
   timing: TimingState = { nextTimestamp: undefined, interval: undefined }
   /** Accounts whose transactions are accepted unsigned (anvil_impersonateAccount). */
@@ -172,6 +173,7 @@ export class EvmChain {
     this.alias = options.alias
     this.chainId = options.chainId
     this.common = init.common
+    this.txSharing = new TxSharing(init.common)
     this.clock = options.clock
     this.feeRules = options.feeRules
     this.vm = init.vm
@@ -410,25 +412,6 @@ export class EvmChain {
     // Past the last scheduled fork nothing can change (the common case, and setHardforkBy scans).
     if (this.vm.common.hardfork() === 'cancun' && forkActiveAt(this.vm.common, 'cancun', timestamp)) return
     this.vm.common.setHardforkBy({ blockNumber: block.number, timestamp })
-  }
-
-  /**
-   * The `Common` to build a kept transaction on: one copy of {@link common} per hardfork, which
-   * every transaction made under that hardfork shares. ethereumjs gives each transaction its own
-   * copy (`common.copy()`, ~800 B: a history of one-transaction blocks kept one per block); this
-   * one's `copy` returns itself. runTx moves a transaction's rules to its block's hardfork when
-   * they differ (a transaction sent before a fork and mined after it), which moves the shared
-   * copy: a copy that no longer holds its hardfork is replaced here, so a new transaction always
-   * starts on the rules of the head, as a fresh copy would (and every runTx sets them again).
-   */
-  txCommon(): Common {
-    const hardfork = this.common.hardfork()
-    const kept = this.#txCommons.get(hardfork)
-    if (kept !== undefined && kept.hardfork() === hardfork) return kept
-    const shared = this.common.copy()
-    Object.defineProperty(shared, 'copy', { value: () => shared })
-    this.#txCommons.set(hardfork, shared)
-    return shared
   }
 
   canSendUnsigned(from: Hex): boolean {
