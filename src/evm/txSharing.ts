@@ -26,10 +26,10 @@ export class TxSharing {
 
   /**
    * The `Common` to build a kept transaction on: one copy of the chain's per hardfork, whose
-   * `copy` returns itself. runTx moves a transaction's rules to its block's hardfork when they
-   * differ (a transaction sent before a fork and mined after it), which moves the shared copy: a
-   * copy that no longer holds its hardfork is replaced here, so a new transaction always starts
-   * on the rules of the head, as a fresh copy would (and every runTx sets them again).
+   * `copy` returns itself, so it holds the rules of the head as a fresh copy would. Nothing may
+   * move a shared copy's hardfork: l1sim runs every transaction with `skipHardForkValidation`
+   * (without it runTx would set the transaction's rules to its block's); should one move all
+   * the same, it is replaced here rather than handed to a new transaction.
    */
   common(): Common {
     const hardfork = this.#chainCommon.hardfork()
