@@ -133,7 +133,7 @@ export async function sendTransaction(
     accessList: request.accessList?.map((e) => ({ address: e.address, storageKeys: e.storageKeys })),
     ...fees,
   } as TypedTxData
-  const tx = key ? signTx(chain, data, key) : createUnsignedTx(chain.txSharing.common(), data, from)
+  const tx = key ? signTx(chain, data, key) : createUnsignedTx(chain.txSharing.common(), data, from, chain.txSharing)
   return submitTransaction(chain, miner, tx, from, bytesToHex(tx.hash()) as Hex)
 }
 

@@ -42,4 +42,32 @@ describe('transactions sharing their rules (one Common per hardfork)', () => {
       await network.close()
     }
   })
+
+  it('signed and impersonated transfers to one recipient read back with their own recipient and no input', async () => {
+    const network = await createNetwork()
+    try {
+      const provider = createEIP1193Provider({ network, chain: network.cChain })
+      const [signer, recipient] = network.devAccounts.map((a) => a.address as Hex)
+      const stranger = '0x00000000000000000000000000000000000000aa' as Hex
+      const client = createWalletClient({ transport: custom(provider) }).extend(publicActions)
+      const test = createTestClient({ mode: 'anvil', transport: custom(provider) })
+      await test.setBalance({ address: stranger, value: 10n ** 18n })
+      await test.impersonateAccount({ address: stranger })
+      const hashes: Hex[] = []
+      for (const from of [signer!, signer!, stranger, stranger])
+        hashes.push(await client.sendTransaction({ account: from, to: recipient!, value: 1n, chain: null }))
+      hashes.push(await client.sendTransaction({ account: signer!, to: stranger, value: 2n, chain: null }))
+      const read = await Promise.all(hashes.map((hash) => client.getTransaction({ hash })))
+      expect(read.map((t) => [t.from, t.to, t.input, t.value])).toEqual([
+        [signer!.toLowerCase(), recipient!.toLowerCase(), '0x', 1n],
+        [signer!.toLowerCase(), recipient!.toLowerCase(), '0x', 1n],
+        [stranger, recipient!.toLowerCase(), '0x', 1n],
+        [stranger, recipient!.toLowerCase(), '0x', 1n],
+        [signer!.toLowerCase(), stranger, '0x', 2n],
+      ])
+      for (const hash of hashes) expect((await client.getTransactionReceipt({ hash })).status).toBe('success')
+    } finally {
+      await network.close()
+    }
+  })
 })
