@@ -29,6 +29,13 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] }
  */
 export class BlockSharing {
   readonly #commons = new Map<string, Common>()
+  /**
+   * The bloom of every receipt without logs (all zero: any log sets bits), shared by those
+   * receipts instead of a 256-byte array each. Read only, like every sealed block's bytes.
+   */
+  readonly noLogsBloom = new Uint8Array(256)
+  /** The return value of every transaction that returned nothing (a transfer's). */
+  readonly noBytes = new Uint8Array(0)
 
   /**
    * Makes `block` (built with `freeze: false`) share what it has in common with `parent`, then

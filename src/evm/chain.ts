@@ -25,6 +25,7 @@ import { StoreBlockchain } from './storeBlockchain.js'
 import type { BlockTag, ChainEvents, StoredBlock } from './types.js'
 import type { AccessListEntry } from './warp/predicate.js'
 import { DEFAULT_UNPROTECTED_TX_POLICY, type UnprotectedTxPolicy } from './unprotectedTxs.js'
+import { TxSharing } from './txSharing.js'
 
 /** Fees are not burned on Avalanche EVM chains: the whole fee goes to this coinbase. */
 export const BLACKHOLE_ADDRESS: Hex = '0x0100000000000000000000000000000000000000'
@@ -143,6 +144,8 @@ export class EvmChain {
   readonly vm: VM
   readonly blockchain: StoreBlockchain
   readonly stateManager: MerkleStateManager
+  /** What the transactions this chain keeps share (one `Common` per hardfork, empty data, recipients). */
+  readonly txSharing: TxSharing
   readonly flavour: ChainFlavour
   readonly hooks: ChainHooks
   /** Which unprotected (pre-EIP-155) transactions the RPC accepts (the chain config's keys). */
@@ -170,6 +173,7 @@ export class EvmChain {
     this.alias = options.alias
     this.chainId = options.chainId
     this.common = init.common
+    this.txSharing = new TxSharing(init.common)
     this.clock = options.clock
     this.feeRules = options.feeRules
     this.vm = init.vm

@@ -185,16 +185,21 @@ export class Miner {
       }))
       const { feeCap, tipCap } = txFees(entry.tx)
       const effectiveGasPrice = 'maxFeePerGas' in entry.tx ? (baseFee + tipCap < feeCap ? baseFee + tipCap : feeCap) : feeCap
+      // A long history of transfers keeps one receipt each: those without logs or return data
+      // share the sealer's empty bloom and bytes, and a first transaction's cumulative gas is
+      // its own (a bigint is an object of its own).
+      const gasUsed = result.totalGasSpent
+      const { returnValue } = result.execResult
       const receipt: Receipt = {
         status: 'status' in r ? r.status : 1,
-        gasUsed: result.totalGasSpent,
-        cumulativeGasUsed: r.cumulativeBlockGasUsed,
+        gasUsed,
+        cumulativeGasUsed: r.cumulativeBlockGasUsed === gasUsed ? gasUsed : r.cumulativeBlockGasUsed,
         effectiveGasPrice,
         logs,
-        logsBloom: r.bitvector,
+        logsBloom: r.logs.length === 0 ? this.#sharing.noLogsBloom : r.bitvector,
         contractAddress: result.createdAddress ? (result.createdAddress.toString() as Hex) : null,
         error: result.execResult.exceptionError?.error,
-        returnValue: result.execResult.returnValue,
+        returnValue: returnValue.length === 0 ? this.#sharing.noBytes : returnValue,
       }
       return { tx: entry.tx, hash: entry.hash, from: entry.from, index, blockNumber: block.header.number, blockHash: hash, receipt, ...(innerCalls !== undefined ? { innerCalls } : {}) }
     })

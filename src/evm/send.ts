@@ -19,7 +19,7 @@ export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: Ty
     throw txPoolErrors.txTypeNotSupported()
   let tx: TypedTransaction
   try {
-    tx = withNativeSenderAddress(createTxFromRLP(raw, { common: chain.common, freeze: false }))
+    tx = withNativeSenderAddress(chain, createTxFromRLP(raw, { common: chain.txSharing.common(), freeze: false }))
   } catch (error) {
     // ethereumjs refuses, while decoding, transactions that coreth decodes and its pool then
     // refuses: signed for another chain id (invalid sender), or with a tip above the fee cap.
@@ -45,12 +45,12 @@ export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: Ty
  * chain's keccak and kept: ethereumjs hashes the recovered public key in JavaScript on every
  * `getSenderAddress` (admission, then the block's run), a tenth of sender recovery's time.
  */
-function withNativeSenderAddress(tx: TypedTransaction): TypedTransaction {
+function withNativeSenderAddress(chain: EvmChain, tx: TypedTransaction): TypedTransaction {
   const keccak = tx.common.customCrypto.keccak256
-  if (keccak === undefined) return Object.freeze(tx) as TypedTransaction
+  if (keccak === undefined) return chain.txSharing.freeze(tx)
   let sender: Address | undefined
   Object.defineProperty(tx, 'getSenderAddress', { value: () => (sender ??= new Address(keccak(tx.getSenderPublicKey()).subarray(12))) })
-  return Object.freeze(tx) as TypedTransaction
+  return chain.txSharing.freeze(tx)
 }
 
 export type Submitted = { hash: Hex; mined: boolean }
@@ -133,11 +133,12 @@ export async function sendTransaction(
     accessList: request.accessList?.map((e) => ({ address: e.address, storageKeys: e.storageKeys })),
     ...fees,
   } as TypedTxData
-  const tx = key ? signTx(chain, data, key) : createUnsignedTx(chain.common, data, from)
+  const tx = key ? signTx(chain, data, key) : createUnsignedTx(chain.txSharing.common(), data, from, chain.txSharing)
   return submitTransaction(chain, miner, tx, from, bytesToHex(tx.hash()) as Hex)
 }
 
 function signTx(chain: EvmChain, data: TypedTxData, key: Uint8Array): TypedTransaction {
-  return createTx(data, { common: chain.common }).sign(key)
+  // Built unfrozen (signing keeps the option) so it can share what it holds before it freezes.
+  return chain.txSharing.freeze(createTx(data, { common: chain.txSharing.common(), freeze: false }).sign(key))
 }
 

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { createTestClient, createWalletClient, custom, publicActions, type Hex } from 'viem'
+import { createNetwork } from '../../src/network/network.js'
+import { createEIP1193Provider } from '../../src/rpc/provider.js'
+import { testGenesis } from '../l1/helpers.js'
+
+// Durango (Shanghai's EIP-3860: 2 gas per 32-byte word of init code) after the chain's start.
+const DURANGO = 1_900_000_000
+// 64 bytes of init code (63 JUMPDESTs and STOP, valid before Shanghai): two words.
+const INIT_CODE = `0x${'5b'.repeat(63)}00` as Hex
+const INIT_CODE_WORD_GAS = 2n * 2n
+
+describe('transactions sharing their rules (one Common per hardfork)', () => {
+  it('a creation after a fork pays its rules; one sent after a revert to before the fork pays the old ones, with a transaction mined across the fork in between', async () => {
+    const network = await createNetwork({ l1s: [{ name: 'dex', genesis: testGenesis({ durangoTimestamp: DURANGO, etnaTimestamp: DURANGO, graniteTimestamp: DURANGO }) }] })
+    try {
+      const provider = createEIP1193Provider({ network, chain: network.chain('dex')! })
+      const account = network.devAccounts[0]!.address as Hex
+      const client = createWalletClient({ account, transport: custom(provider) }).extend(publicActions)
+      const test = createTestClient({ mode: 'anvil', transport: custom(provider) })
+      const deploy = async () => (await client.waitForTransactionReceipt({ hash: await client.sendTransaction({ data: INIT_CODE, gas: 200_000n, chain: null }) })).gasUsed
+      const start = await test.snapshot()
+      const before = await deploy()
+
+      await test.revert({ id: start })
+      const pending = await test.snapshot()
+      await test.setAutomine(false)
+      const hash = await client.sendTransaction({ data: INIT_CODE, gas: 200_000n, chain: null })
+      await test.setNextBlockTimestamp({ timestamp: BigInt(DURANGO + 10) })
+      await test.mine({ blocks: 1 })
+      const across = await client.getTransactionReceipt({ hash })
+      expect(across.status).toBe('success')
+      await test.setAutomine(true)
+      expect(await deploy()).toBe(before + INIT_CODE_WORD_GAS)
+
+      await test.revert({ id: pending })
+      expect(await deploy()).toBe(before)
+      // The first transaction, mined before the fork, still reads as it did.
+      const block = await client.getBlock({ blockNumber: 1n, includeTransactions: true })
+      expect(block.transactions).toHaveLength(1)
+    } finally {
+      await network.close()
+    }
+  })
+
+  it('signed and impersonated transfers to one recipient read back with their own recipient and no input', async () => {
+    const network = await createNetwork()
+    try {
+      const provider = createEIP1193Provider({ network, chain: network.cChain })
+      const [signer, recipient] = network.devAccounts.map((a) => a.address as Hex)
+      const stranger = '0x00000000000000000000000000000000000000aa' as Hex
+      const client = createWalletClient({ transport: custom(provider) }).extend(publicActions)
+      const test = createTestClient({ mode: 'anvil', transport: custom(provider) })
+      await test.setBalance({ address: stranger, value: 10n ** 18n })
+      await test.impersonateAccount({ address: stranger })
+      const hashes: Hex[] = []
+      for (const from of [signer!, signer!, stranger, stranger])
+        hashes.push(await client.sendTransaction({ account: from, to: recipient!, value: 1n, chain: null }))
+      hashes.push(await client.sendTransaction({ account: signer!, to: stranger, value: 2n, chain: null }))
+      const read = await Promise.all(hashes.map((hash) => client.getTransaction({ hash })))
+      expect(read.map((t) => [t.from, t.to, t.input, t.value])).toEqual([
+        [signer!.toLowerCase(), recipient!.toLowerCase(), '0x', 1n],
+        [signer!.toLowerCase(), recipient!.toLowerCase(), '0x', 1n],
+        [stranger, recipient!.toLowerCase(), '0x', 1n],
+        [stranger, recipient!.toLowerCase(), '0x', 1n],
+        [signer!.toLowerCase(), stranger, '0x', 2n],
+      ])
+      for (const hash of hashes) expect((await client.getTransactionReceipt({ hash })).status).toBe('success')
+    } finally {
+      await network.close()
+    }
+  })
+})
