@@ -72,23 +72,31 @@ export function deriveDevAccounts(options: DeriveDevAccountsOptions): DevAccount
   const { mnemonic, count, path = DEFAULT_DERIVATION_PATH } = options
   if (!Number.isSafeInteger(count) || count < 0)
     throw new InvalidArgumentError(`account count must be a non-negative integer but got ${count}`)
+  const derive = createDevAccountDeriver(mnemonic, path)
+  return Array.from({ length: count }, (_, i) => derive(i))
+}
+
+/**
+ * The accounts of a mnemonic one index at a time, as {@link deriveDevAccounts} derives them: the
+ * seed and the hardened parent once, here; each account, one child step, when asked. For who needs
+ * a few accounts by index (a scenario's `acct:` references) and not all of them.
+ */
+export function createDevAccountDeriver(mnemonic: string, path = DEFAULT_DERIVATION_PATH): (index: number) => DevAccount {
   // Without this a typo silently yields a different, unfunded set of accounts.
   if (!isValidMnemonic(mnemonic)) throw new InvalidArgumentError('invalid mnemonic')
   const indexes = parseDerivationPath(path)
   let parent = masterKey(mnemonicToSeed(mnemonic))
   for (const index of indexes) parent = childKey(parent, index)
   const parentPublicKey = compressPublicKey(secp256k1PublicKey(parent.privateKey))
-  const accounts: DevAccount[] = []
-  for (let i = 0; i < count; i++) {
+  return (i) => {
     const { privateKey } = childKey(parent, i, parentPublicKey)
     const uncompressed = secp256k1PublicKey(privateKey)
-    accounts.push({
+    return {
       address: checksumAddress(keccak(uncompressed.subarray(1)).subarray(12)),
       privateKey: bytesToHex(privateKey),
       publicKey: bytesToHex(compressPublicKey(uncompressed)),
-    })
+    }
   }
-  return accounts
 }
 
 /** BIP-39 `mnemonicToSeed` with an empty passphrase: PBKDF2-HMAC-SHA512, 2048 rounds, salt `mnemonic`, both NFKD. */
