@@ -87,10 +87,20 @@ await build({
   plugins: [exposeInterpreter, lazyFastifyHttp2, launcherImport],
   logLevel: 'warning',
 })
+// The bundle is made ASCII: V8 then holds its source as a one-byte string (5 MB, where a few
+// non-ASCII characters made it a two-byte one of 10 MB, kept for the whole run), and node decodes
+// it in ~9 ms at a cold start instead of 12–35. (Read as latin1 it would be an external string,
+// which starts a mark-compact during the start.) esbuild leaves a few non-ASCII characters, in
+// comments and regular expressions; each UTF-16 unit becomes its `\uXXXX` escape, which means the
+// same character in a string, a regular expression or an identifier, and is only text in a comment.
+const built = await readFile('dist/l1sim.bundle.cjs', 'utf8')
+// After a backslash the escape would be read as `\\` and text: such a character must be looked at.
+if (/\\[^\x00-\x7f]/.test(built)) throw new Error('dist/l1sim.bundle.cjs has a backslash before a non-ASCII character: escape it by hand in the build')
+const bundled = built.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+await writeFile('dist/l1sim.bundle.cjs', bundled)
 // An `import()` left in the bundle fails in the bin (see launcherImport): every one must be the
 // launcher's. JSDoc types (`{import('x').T}`) and methods named import (`w.x.import(...)`, and
 // their definitions) are not calls.
-const bundled = await readFile('dist/l1sim.bundle.cjs', 'utf8')
 const stray = bundled
   .split('\n')
   .filter((line) => /(?<![.\w${])import\(/.test(line) && !/^\s*import\([\w\s,]*\)\s*\{/.test(line) && !line.includes('__l1simImport(specifier) : import(specifier)'))

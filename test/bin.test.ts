@@ -116,6 +116,15 @@ describe('the l1sim bin (dist/l1sim.mjs)', () => {
     expect(cacheFiles()).toHaveLength(1)
   })
 
+  it('runs its bundle\'s non-ASCII source as written (the bundle is made ASCII with escapes)', async () => {
+    const bin = await startBin([])
+    const trace = (timeout: string) => post(`${bin.url}/ext/bc/C/rpc`, { jsonrpc: '2.0', id: 1, method: 'debug_traceCall', params: [{ to: '0x0000000000000000000000000000000000000001' }, 'latest', { tracer: 'callTracer', timeout }] })
+    // geth's time.ParseDuration takes both micro signs; src/rpc/methods/debug/traceTransaction.ts has them in a regular expression.
+    for (const timeout of ['5\u00b5s', '5\u03bcs']) expect(await trace(timeout)).toMatchObject({ result: { type: 'CALL' } })
+    expect(await trace('5xs')).toMatchObject({ error: { code: -32000, message: 'time: invalid duration "5xs"' } })
+    expect(await stop(bin)).toBe(0)
+  })
+
   it('from its code cache: the profilers write their files and admin.loadVMs imports a plugin', async () => {
     const [cache] = cacheFiles()
     expect(cache, 'the previous test leaves a code cache').toBeDefined()

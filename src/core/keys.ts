@@ -16,6 +16,7 @@ import { bytesToHex, hexToBytes, type Hex } from './hex.js'
 import { nodeIdToString } from './ids.js'
 import { nativeKeccak256, nativeSecp256k1 } from './native.js'
 import { DEFAULT_NODE_BLS_KEYS } from './blsDefaults.js'
+import { DEFAULT_DEV_ACCOUNTS } from './devAccountDefaults.js'
 
 /**
  * Keys the emulator hands out: the funded dev accounts every EVM tool expects (the Hardhat/anvil
@@ -63,7 +64,8 @@ export function isValidMnemonic(mnemonic: string): boolean {
  * libsecp256k1 (see {@link secp256k1PublicKey}). In JavaScript the same work costs 110-220 ms in a
  * fresh process, most of it JIT warm-up and secp256k1's precomputed tables; natively it is a few
  * ms. The hardened parent and its public key are derived once; each account is then one
- * non-hardened child step.
+ * non-hardened child step. The default mnemonic's first 20 accounts at the default path are known
+ * in advance (`devAccountDefaults.ts`) and not derived at all.
  *
  * @example deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 1 })[0].address
  * // '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -72,23 +74,43 @@ export function deriveDevAccounts(options: DeriveDevAccountsOptions): DevAccount
   const { mnemonic, count, path = DEFAULT_DERIVATION_PATH } = options
   if (!Number.isSafeInteger(count) || count < 0)
     throw new InvalidArgumentError(`account count must be a non-negative integer but got ${count}`)
+  const derive = createDevAccountDeriver(mnemonic, path)
+  return Array.from({ length: count }, (_, i) => derive(i))
+}
+
+/**
+ * The accounts of a mnemonic one index at a time, as {@link deriveDevAccounts} derives them: the
+ * seed and the hardened parent once, here; each account, one child step, when asked. For who needs
+ * a few accounts by index (a scenario's `acct:` references) and not all of them.
+ */
+export function createDevAccountDeriver(mnemonic: string, path = DEFAULT_DERIVATION_PATH): (index: number) => DevAccount {
+  if (mnemonic !== DEFAULT_MNEMONIC || path !== DEFAULT_DERIVATION_PATH) return deriverOf(mnemonic, path)
+  // The default accounts are known (devAccountDefaults.ts); the seed is derived only past them.
+  let derive: ((index: number) => DevAccount) | undefined
+  return (i) => {
+    const known = DEFAULT_DEV_ACCOUNTS[i]
+    if (known === undefined) return (derive ??= deriverOf(mnemonic, path))(i)
+    const [address, privateKey, publicKey] = known
+    return { address: address as Hex, privateKey: privateKey as Hex, publicKey: publicKey as Hex }
+  }
+}
+
+function deriverOf(mnemonic: string, path: string): (index: number) => DevAccount {
   // Without this a typo silently yields a different, unfunded set of accounts.
   if (!isValidMnemonic(mnemonic)) throw new InvalidArgumentError('invalid mnemonic')
   const indexes = parseDerivationPath(path)
   let parent = masterKey(mnemonicToSeed(mnemonic))
   for (const index of indexes) parent = childKey(parent, index)
   const parentPublicKey = compressPublicKey(secp256k1PublicKey(parent.privateKey))
-  const accounts: DevAccount[] = []
-  for (let i = 0; i < count; i++) {
+  return (i) => {
     const { privateKey } = childKey(parent, i, parentPublicKey)
     const uncompressed = secp256k1PublicKey(privateKey)
-    accounts.push({
+    return {
       address: checksumAddress(keccak(uncompressed.subarray(1)).subarray(12)),
       privateKey: bytesToHex(privateKey),
       publicKey: bytesToHex(compressPublicKey(uncompressed)),
-    })
+    }
   }
-  return accounts
 }
 
 /** BIP-39 `mnemonicToSeed` with an empty passphrase: PBKDF2-HMAC-SHA512, 2048 rounds, salt `mnemonic`, both NFKD. */

@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from './sha256.js'
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
 
 /**

@@ -1,5 +1,5 @@
 import { hexToBytes } from '@ethereumjs/util'
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../core/sha256.js'
 import type { Hex } from '../core/hex.js'
 import { idFromString } from '../core/ids.js'
 import type { NodeIdentity } from '../core/keys.js'

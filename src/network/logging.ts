@@ -127,12 +127,16 @@ function createPino(name: string, level: LogLevel, stream: DestinationStream): N
   )
 }
 
-/** One named logger. Lines below a threshold cost a comparison; the file opens at the first line written. */
+/**
+ * One named logger. Lines below a threshold cost a comparison; the file opens at the first line
+ * written, and the display's pino is made at the first line displayed (a network makes a logger per
+ * node and chain, ~5 ms of a cold start when each made its pino up front, mostly never used).
+ */
 export class NodeLogger {
   private logThreshold: LogLevel
   private displayThreshold: LogLevel
   private file: NodePino | undefined
-  private readonly display: NodePino
+  private display: NodePino | undefined
   private closed = false
 
   constructor(
@@ -143,7 +147,6 @@ export class NodeLogger {
   ) {
     this.logThreshold = logLevel
     this.displayThreshold = displayLevel
-    this.display = createPino(name, displayLevel, sinks.display)
   }
 
   /** The log file, `<dir>/<name>.log`, or `undefined` when the node writes no files. */
@@ -166,7 +169,7 @@ export class NodeLogger {
 
   setDisplayLevel(level: LogLevelInput): void {
     this.displayThreshold = toLevel(level)
-    this.display.level = pinoThreshold(this.displayThreshold)
+    if (this.display) this.display.level = pinoThreshold(this.displayThreshold)
   }
 
   /** Whether a line at `level` would be written or displayed. */
@@ -180,7 +183,8 @@ export class NodeLogger {
     const value = LOG_LEVELS[level]
     const method = level.toLowerCase() as PinoLevelName
     if (value >= this.logThreshold) this.fileLogger()?.[method](fields, msg)
-    if (value >= this.displayThreshold) this.display[method](fields, msg)
+    // No display given: the line has nowhere to go, and formatting it was most of a quiet node's logging.
+    if (value >= this.displayThreshold && this.sinks.display !== NULL_DISPLAY) (this.display ??= createPino(this.name, this.displayThreshold, this.sinks.display))[method](fields, msg)
   }
 
   verbo(msg: string, fields?: Record<string, unknown>): void {

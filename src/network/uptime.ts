@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../core/sha256.js'
 import { InvalidArgumentError, InvalidStateError, NotFoundError } from '../core/errors.js'
 import { idFromString, idToString, parseNodeId } from '../core/ids.js'
 import type { ValidatorEntry } from './validators.js'

@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../core/sha256.js'
 import { DecodeError, InvalidArgumentError } from '../core/errors.js'
 import { idToString } from '../core/ids.js'
 import {

@@ -1,5 +1,5 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../core/sha256.js'
 import { formatAddress, hrpForNetworkId, parseAddress, shortIdFromPublicKey } from '../core/address.js'
 import { BaseError, InvalidArgumentError } from '../core/errors.js'
 import { cb58Encode } from '../core/cb58.js'

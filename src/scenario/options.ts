@@ -1,6 +1,6 @@
 import { DEFAULT_MANUAL_START } from '../core/clock.js'
 import type { Hex } from '../core/hex.js'
-import { DEFAULT_MNEMONIC, deriveDevAccounts } from '../core/keys.js'
+import { createDevAccountDeriver, DEFAULT_MNEMONIC } from '../core/keys.js'
 import { parseSubnetGenesis, subnetEvmNetworkDefaults } from '../evm/config/genesis.js'
 import { ConfigError } from '../evm/config/errors.js'
 import type { NetworkOptions } from '../network/network.js'
@@ -20,9 +20,23 @@ export function clockStartOf(scenario: Scenario): number {
   return scenario.clock?.start ?? DEFAULT_MANUAL_START
 }
 
-/** Dev account addresses by index, as the network will derive them. */
-export function accountAddresses(scenario: Scenario): Hex[] {
-  return deriveDevAccounts({ mnemonic: scenario.accounts?.mnemonic ?? DEFAULT_MNEMONIC, count: scenario.accounts?.count ?? 20 }).map((a) => a.address.toLowerCase() as Hex)
+/** An index's dev account address, as the network will derive it (`undefined` past the scenario's count). */
+export type AccountAddresses = (index: number) => Hex | undefined
+
+/**
+ * The scenario's dev account addresses by index, each derived when first asked (and the seed only
+ * then): a chain's config names a few accounts, and deriving all of them for each config built was
+ * a few ms of every scenario start.
+ */
+export function accountAddresses(scenario: Scenario): AccountAddresses {
+  const count = scenario.accounts?.count ?? 20
+  const known: Hex[] = []
+  let derive: ReturnType<typeof createDevAccountDeriver> | undefined
+  return (index) => {
+    if (!(index >= 0 && index < count)) return undefined
+    derive ??= createDevAccountDeriver(scenario.accounts?.mnemonic ?? DEFAULT_MNEMONIC)
+    return (known[index] ??= derive(index).address.toLowerCase() as Hex)
+  }
 }
 
 /** An `acct:` reference (by name or index) to its dev account index. */
@@ -45,11 +59,15 @@ function precompileJson(config: PrecompileConfig, name: PrecompileName, blockTim
  * precompiles active from the genesis ({@link l1GenesisTime}: the preset's upgrades decide when
  * warp may be on), upgrade times counted from the clock start.
  */
-export function chainConfigOf(scenario: Scenario, chain: ChainSpec, preset: NetworkPresetName): { genesis: Record<string, unknown>; upgrade?: Record<string, unknown> } {
+export function chainConfigOf(
+  scenario: Scenario,
+  chain: ChainSpec,
+  preset: NetworkPresetName,
+  addresses: AccountAddresses = accountAddresses(scenario),
+): { genesis: Record<string, unknown>; upgrade?: Record<string, unknown> } {
   const start = clockStartOf(scenario)
   const genesisTime = l1GenesisTime(NETWORK_PRESETS[preset], start)
-  const addresses = accountAddresses(scenario)
-  const address = (a: Hex | Ref): Hex => (typeof a === 'string' ? a : addresses[accountIndex(scenario, a)]!)
+  const address = (a: Hex | Ref): Hex => (typeof a === 'string' ? a : addresses(accountIndex(scenario, a))!)
   const feeConfig = chain.feeConfig ? Object.fromEntries(Object.entries(chain.feeConfig).filter(([k]) => k !== '$pos')) : DEFAULT_FEE_CONFIG
   const config: Record<string, unknown> = { chainId: chain.chainId, feeConfig }
   for (const [name, pc] of chain.precompiles ?? []) config[PRECOMPILES[name]] = precompileJson(pc, name, genesisTime, address)
@@ -77,8 +95,9 @@ export function chainConfigIssues(scenario: Scenario): ScenarioIssue[] {
     ...(scenario.subnets ?? []).flatMap((subnet, i) => subnet.chains.map((chain, j) => ({ chain, path: `subnets[${i}].chains[${j}]` }))),
   ]
   const issues: ScenarioIssue[] = []
+  const addresses = accountAddresses(scenario)
   for (const { chain, path } of chains) {
-    const { genesis, upgrade } = chainConfigOf(scenario, chain, preset)
+    const { genesis, upgrade } = chainConfigOf(scenario, chain, preset, addresses)
     try {
       parseSubnetGenesis(genesis, { networkDefaults, upgradeJson: upgrade })
     } catch (error) {
@@ -111,10 +130,11 @@ export function networkOptionsOf(scenario: Scenario, preset?: NetworkPresetName)
     const { $pos: _pos, ...node } = scenario.node
     options.node = node
   }
+  const addresses = accountAddresses(scenario)
   if (scenario.l1s?.length)
     options.l1s = scenario.l1s.map((l1) => ({
       name: l1.name,
-      ...chainConfigOf(scenario, l1, presetName ?? 'local'),
+      ...chainConfigOf(scenario, l1, presetName ?? 'local', addresses),
       ...(l1.validators ? { validators: l1.validators.map((v) => ({ node: v.node as number, weight: v.weight ?? 100 })) } : {}),
     }))
   if (scenario.icm) options.icm = true

@@ -21,6 +21,7 @@ import {
 } from '../../src/core/keys.js'
 import { createSeededRandom } from '../../src/core/random.js'
 import { DEFAULT_NODE_BLS_KEYS } from '../../src/core/blsDefaults.js'
+import { DEFAULT_DEV_ACCOUNTS } from '../../src/core/devAccountDefaults.js'
 import { expectThrows } from '../helpers/expectThrows.js'
 
 vi.mock('node:crypto', async (importOriginal) => {
@@ -60,9 +61,26 @@ describe('deriveDevAccounts', () => {
     expect(a!.address).not.toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
   })
 
+  // The default mnemonic's first 20 accounts at the default path are known in advance
+  // (devAccountDefaults.ts); the same path spelled with `h` derives them.
+  const DERIVED_DEFAULT_PATH = 'm/44h/60h/0h/0'
+
+  it('knows the default accounts in advance, as derived, and derives those past them', () => {
+    const derived = deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 25, path: DERIVED_DEFAULT_PATH })
+    expect(DEFAULT_DEV_ACCOUNTS.map(([address, privateKey, publicKey]) => ({ address, privateKey, publicKey }))).toEqual(derived.slice(0, 20))
+    vi.mocked(pbkdf2Sync).mockClear()
+    vi.mocked(createHmac).mockClear()
+    expect(deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 20 })).toEqual(derived.slice(0, 20))
+    expect(pbkdf2Sync).not.toHaveBeenCalled()
+    expect(deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 25 })).toEqual(derived)
+    // past the table: the seed, the 4 levels of the path, then the 5 accounts past it
+    expect(pbkdf2Sync).toHaveBeenCalledTimes(1)
+    expect(createHmac).toHaveBeenCalledTimes(1 + 4 + 5)
+  })
+
   it('computes the BIP-39 seed with native PBKDF2, equal to @scure/bip39', () => {
     vi.mocked(pbkdf2Sync).mockClear()
-    const [account] = deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 1 })
+    const [account] = deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 1, path: DERIVED_DEFAULT_PATH })
     expect(pbkdf2Sync).toHaveBeenCalledWith(DEFAULT_MNEMONIC, 'mnemonic', 2048, 64, 'sha512')
     const expected = HDKey.fromMasterSeed(mnemonicToSeedSync(DEFAULT_MNEMONIC)).derive("m/44'/60'/0'/0/0")
     expect(account!.privateKey).toBe(bytesToHex(expected.privateKey!))
@@ -72,7 +90,7 @@ describe('deriveDevAccounts', () => {
     // Counted rather than timed, so the test cannot flake on a loaded machine.
     vi.mocked(pbkdf2Sync).mockClear()
     vi.mocked(createHmac).mockClear()
-    deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 20 })
+    deriveDevAccounts({ mnemonic: DEFAULT_MNEMONIC, count: 20, path: DERIVED_DEFAULT_PATH })
     expect(pbkdf2Sync).toHaveBeenCalledTimes(1)
     // HMAC-SHA512: the master key, the 4 levels of m/44'/60'/0'/0, then one per account.
     expect(createHmac).toHaveBeenCalledTimes(1 + 4 + 20)

@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import { EMPTY_ID, idFromString } from '../../core/ids.js'
 import { CODEC_VERSION, Writer, encodeUnsignedTx } from '../codec.js'
 import type { CreateAssetTx, TransferOutput } from '../txs.js'

@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import { encodeSignedTx, encodeUnsignedTx, txIdBytes } from '../codec.js'
 import { Secp256k1fxError, recoverAddress } from '../secp256k1fx.js'
 import type { PChainSignedTx } from '../txs.js'

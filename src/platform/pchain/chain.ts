@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import { BaseError } from '../../core/errors.js'
 import { TypedEmitter } from '../../core/events.js'
 import { PRIMARY_NETWORK_ID, idFromString } from '../../core/ids.js'

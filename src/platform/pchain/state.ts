@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import { bytesToHex } from '../../core/hex.js'
 import { PRIMARY_NETWORK_ID } from '../../core/ids.js'
 import type { OutputOwners, PChainOwner, TransferableOutput, Utxo } from '../txs.js'

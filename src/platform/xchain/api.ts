@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import { formatAddress, hrpForNetworkId, parseAddress } from '../../core/address.js'
 import { cb58Decode } from '../../core/cb58.js'
 import { bytesToHex } from '../../core/hex.js'

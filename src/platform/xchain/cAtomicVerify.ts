@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import type { Hex } from '../../core/hex.js'
 import { EMPTY_ID, idFromString, idToString } from '../../core/ids.js'
 import { ERR_NOT_FOUND, SharedMemoryError, type SharedMemory } from '../atomic.js'

@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import { InvalidStateError } from '../../core/errors.js'
 import { EMPTY_ID, idFromString, idToString } from '../../core/ids.js'
 import { NETWORK_PRESETS, type NetworkPresetName } from '../../core/presets.js'

@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import { parseAddress } from '../../core/address.js'
 import { TypedEmitter } from '../../core/events.js'
 import { InvalidArgumentError, InvalidStateError } from '../../core/errors.js'

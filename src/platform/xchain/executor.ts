@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import { idToString } from '../../core/ids.js'
 import type { Hex } from '../../core/hex.js'
 import { ERR_NOT_FOUND, SharedMemoryError, type AtomicElement, type SharedMemory } from '../atomic.js'

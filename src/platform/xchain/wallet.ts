@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../core/sha256.js'
 import { shortIdFromPublicKey } from '../../core/address.js'
 import { InvalidArgumentError, InvalidStateError } from '../../core/errors.js'
 import { hexToBytes, type Hex } from '../../core/hex.js'

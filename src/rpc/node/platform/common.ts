@@ -4,7 +4,7 @@
  * formatting through the node's aliases, `formatting.Encode`, `platformapi.Owner` and Go's
  * `time.Time` JSON.
  */
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../../core/sha256.js'
 import { formatAddress, hrpForNetworkId, parseAddress } from '../../../core/address.js'
 import { cb58Decode } from '../../../core/cb58.js'
 import { bytesToHex } from '../../../core/hex.js'

@@ -12,7 +12,7 @@ import { encodeUnsignedTx, encodeUtxo } from '../../../../platform/codec.js'
 import type { PChainUnsignedTx, TransferableInput, XChainUnsignedTx } from '../../../../platform/txs.js'
 import { encodeCUnsignedTx, type CAtomicUnsignedTx } from '../../../../platform/xchain/cAtomicCodec.js'
 import { recoverPublicKey } from '../../../../platform/secp256k1fx.js'
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '../../../../core/sha256.js'
 
 export type AssetAmount = { assetId: string; name: string; symbol: string; denomination: number; type: 'secp256k1' | 'nft'; amount: string }
 export type RewardType = 'VALIDATOR' | 'DELEGATOR' | 'VALIDATOR_FEE'
