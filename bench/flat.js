@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Flat with history (issue 17): a C-chain grown to 20,000 one-transaction blocks (a native transfer
 // each, automine, through the in-process provider), with
-//   - the per-transaction time (eth_sendTransaction until mined) over the 200 transactions after
+//   - the per-transaction time (eth_sendTransaction until mined) over the 1,000 transactions after
 //     block 200 and after block 20,000, and their ratio (the goal: within 1.2×);
 //   - the memory each one-transaction block keeps: heap plus array buffers (the trie's node slabs
 //     live there), after full collections, between block 400 and block 20,000 (the goal: ≤ 5 KB).
@@ -21,7 +21,7 @@ const retained = () => {
 }
 const now = () => performance.now()
 
-export async function flatBench({ blocks = 20_000, sample = 200 } = {}) {
+export async function flatBench({ blocks = 20_000, sample = 1_000 } = {}) {
   const { createNetwork } = await import('../dist/network/network.js')
   const { createEIP1193Provider } = await import('../dist/rpc/provider.js')
   const network = await createNetwork({ nodes: 1, accounts: 2 })
