@@ -1,5 +1,8 @@
 import { AbiParameters } from 'ox'
 import type { Hex } from '../core/hex.js'
+import { TELEPORTER_MESSAGE_PARAMETER, TELEPORTER_MESSAGE_TYPE, teleporterMessageFromTuple, type RawTeleporterMessage, type TeleporterMessage } from '../evm/icm/messages.js'
+
+export { TELEPORTER_MESSAGE_TYPE, type TeleporterMessage, type TeleporterReceipt } from '../evm/icm/messages.js'
 
 /**
  * The Teleporter (ICM) messenger's events, as ITeleporterMessenger.sol in ava-labs/icm-contracts
@@ -23,8 +26,6 @@ import type { Hex } from '../core/hex.js'
  * not decode as the event's is not one of them.
  */
 
-/** `TeleporterMessage`: (messageNonce, originSenderAddress, destinationBlockchainID, destinationAddress, requiredGasLimit, allowedRelayerAddresses, receipts (receivedMessageNonce, relayerRewardAddress)[], message). */
-export const TELEPORTER_MESSAGE_TYPE = '(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes)'
 export const SEND_CROSS_CHAIN_MESSAGE_SIGNATURE = `SendCrossChainMessage(bytes32,bytes32,${TELEPORTER_MESSAGE_TYPE},(address,uint256))`
 export const RECEIVE_CROSS_CHAIN_MESSAGE_SIGNATURE = `ReceiveCrossChainMessage(bytes32,bytes32,address,address,${TELEPORTER_MESSAGE_TYPE})`
 export const MESSAGE_EXECUTED_SIGNATURE = 'MessageExecuted(bytes32,bytes32)'
@@ -43,21 +44,7 @@ export const ADD_FEE_AMOUNT_TOPIC: Hex = '0xc1bfd1f1208927dfbd414041dcb5256e6c9a
 
 export type TeleporterDirection = 'SOURCE_TRANSACTION' | 'DESTINATION_TRANSACTION'
 
-export type TeleporterReceipt = { receivedMessageNonce: bigint; relayerRewardAddress: Hex }
 export type TeleporterFeeInfo = { feeTokenAddress: Hex; amount: bigint }
-
-/** A decoded `TeleporterMessage` (addresses and ids lower-case hex). */
-export type TeleporterMessage = {
-  messageNonce: bigint
-  originSenderAddress: Hex
-  destinationBlockchainId: Hex
-  destinationAddress: Hex
-  requiredGasLimit: bigint
-  allowedRelayerAddresses: Hex[]
-  receipts: TeleporterReceipt[]
-  /** The message's payload (`message` in the struct). */
-  payload: Hex
-}
 
 type EventBase = {
   /** The 32-byte message id, `0x`-prefixed lower-case hex. */
@@ -79,40 +66,12 @@ export type TeleporterOutcome =
   | (EventBase & { kind: 'receiptReceived'; relayerRewardAddress: Hex; feeInfo: TeleporterFeeInfo })
   | (Omit<EventBase, 'remoteBlockchainId'> & { kind: 'feeAdded'; feeInfo: TeleporterFeeInfo })
 
-const MESSAGE_PARAMETER = {
-  type: 'tuple',
-  components: [
-    { type: 'uint256' },
-    { type: 'address' },
-    { type: 'bytes32' },
-    { type: 'address' },
-    { type: 'uint256' },
-    { type: 'address[]' },
-    { type: 'tuple[]', components: [{ type: 'uint256' }, { type: 'address' }] },
-    { type: 'bytes' },
-  ],
-} as const
 const FEE_PARAMETER = { type: 'tuple', components: [{ type: 'address' }, { type: 'uint256' }] } as const
-const SEND_DATA = [MESSAGE_PARAMETER, FEE_PARAMETER] as const
-const RECEIVE_DATA = [{ type: 'address' }, MESSAGE_PARAMETER] as const
+const SEND_DATA = [TELEPORTER_MESSAGE_PARAMETER, FEE_PARAMETER] as const
+const RECEIVE_DATA = [{ type: 'address' }, TELEPORTER_MESSAGE_PARAMETER] as const
 
 const lower = (h: string): Hex => h.toLowerCase() as Hex
 const topicAddress = (topic: Hex): Hex => `0x${topic.slice(26).toLowerCase()}` as Hex
-
-type RawMessage = readonly [bigint, string, string, string, bigint, readonly string[], readonly (readonly [bigint, string])[], string]
-
-function message(raw: RawMessage): TeleporterMessage {
-  return {
-    messageNonce: raw[0],
-    originSenderAddress: lower(raw[1]),
-    destinationBlockchainId: lower(raw[2]),
-    destinationAddress: lower(raw[3]),
-    requiredGasLimit: raw[4],
-    allowedRelayerAddresses: raw[5].map(lower),
-    receipts: raw[6].map(([nonce, relayer]) => ({ receivedMessageNonce: nonce, relayerRewardAddress: lower(relayer) })),
-    payload: lower(raw[7]),
-  }
-}
 
 const base = (log: { address: string; topics: readonly Hex[] }): EventBase => ({
   messageId: lower(log.topics[1]!),
@@ -133,16 +92,16 @@ function decode<T>(parameters: readonly unknown[], data: Hex): T | undefined {
 export function decodeTeleporterLog(log: { address: string; topics: readonly Hex[]; data: Hex }): TeleporterEvent | undefined {
   const topic0 = log.topics[0]
   if (topic0 === SEND_CROSS_CHAIN_MESSAGE_TOPIC && log.topics.length === 3) {
-    const decoded = decode<readonly [RawMessage, readonly [string, bigint]]>(SEND_DATA, log.data)
+    const decoded = decode<readonly [RawTeleporterMessage, readonly [string, bigint]]>(SEND_DATA, log.data)
     if (!decoded) return undefined
     const [m, fee] = decoded
-    return { ...base(log), kind: 'send', direction: 'SOURCE_TRANSACTION', message: message(m), feeInfo: { feeTokenAddress: lower(fee[0]), amount: fee[1] } }
+    return { ...base(log), kind: 'send', direction: 'SOURCE_TRANSACTION', message: teleporterMessageFromTuple(m), feeInfo: { feeTokenAddress: lower(fee[0]), amount: fee[1] } }
   }
   if (topic0 === RECEIVE_CROSS_CHAIN_MESSAGE_TOPIC && log.topics.length === 4) {
-    const decoded = decode<readonly [string, RawMessage]>(RECEIVE_DATA, log.data)
+    const decoded = decode<readonly [string, RawTeleporterMessage]>(RECEIVE_DATA, log.data)
     if (!decoded) return undefined
     const [rewardRedeemer, m] = decoded
-    return { ...base(log), kind: 'receive', direction: 'DESTINATION_TRANSACTION', message: message(m), deliverer: topicAddress(log.topics[3]!), rewardRedeemer: lower(rewardRedeemer) }
+    return { ...base(log), kind: 'receive', direction: 'DESTINATION_TRANSACTION', message: teleporterMessageFromTuple(m), deliverer: topicAddress(log.topics[3]!), rewardRedeemer: lower(rewardRedeemer) }
   }
   return undefined
 }

@@ -10,26 +10,8 @@ import { AbiFunction, AbiParameters, Hash } from 'ox'
 import type { Hex } from '../core/hex.js'
 import { parseAddressedCall, type UnsignedMessage } from '../evm/warp/codec.js'
 import { GRANITE_WARP_GAS, packPredicate } from '../evm/warp/predicate.js'
+import { decodeTeleporterMessage, type TeleporterMessage } from '../evm/icm/messages.js'
 
-export type TeleporterMessageReceipt = { receivedMessageNonce: bigint; relayerRewardAddress: Hex }
-
-/** ITeleporterMessenger's `TeleporterMessage`. */
-export type TeleporterMessage = {
-  messageNonce: bigint
-  originSenderAddress: Hex
-  destinationBlockchainID: Hex
-  destinationAddress: Hex
-  requiredGasLimit: bigint
-  allowedRelayerAddresses: readonly Hex[]
-  receipts: readonly TeleporterMessageReceipt[]
-  message: Hex
-}
-
-const MESSAGE_PARAMS = AbiParameters.from([
-  'struct TeleporterMessageReceipt { uint256 receivedMessageNonce; address relayerRewardAddress; }',
-  'struct TeleporterMessage { uint256 messageNonce; address originSenderAddress; bytes32 destinationBlockchainID; address destinationAddress; uint256 requiredGasLimit; address[] allowedRelayerAddresses; TeleporterMessageReceipt[] receipts; bytes message; }',
-  'TeleporterMessage message',
-])
 const ID_PARAMS = AbiParameters.from(['address, bytes32, bytes32, uint256'])
 
 export const RECEIVE_CROSS_CHAIN_MESSAGE = AbiFunction.from('function receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress)')
@@ -49,21 +31,9 @@ export function teleporterMessageOf(unsigned: UnsignedMessage, messenger: Hex): 
   try {
     const call = parseAddressedCall(unsigned.payload)
     if (`0x${Buffer.from(call.sourceAddress).toString('hex')}` !== messenger.toLowerCase()) return undefined
-    const [decoded] = AbiParameters.decode(MESSAGE_PARAMS, call.payload)
-    return { message: normalize(decoded as TeleporterMessage), addressedPayload: unsigned.payload }
+    return { message: decodeTeleporterMessage(call.payload), addressedPayload: unsigned.payload }
   } catch {
     return undefined
-  }
-}
-
-function normalize(m: TeleporterMessage): TeleporterMessage {
-  const lower = (a: Hex) => a.toLowerCase() as Hex
-  return {
-    ...m,
-    originSenderAddress: lower(m.originSenderAddress),
-    destinationAddress: lower(m.destinationAddress),
-    allowedRelayerAddresses: m.allowedRelayerAddresses.map(lower),
-    receipts: m.receipts.map((r) => ({ receivedMessageNonce: r.receivedMessageNonce, relayerRewardAddress: lower(r.relayerRewardAddress) })),
   }
 }
 

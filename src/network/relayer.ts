@@ -152,7 +152,7 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
     }
     const teleporter = teleporterMessageOf(parsed, messenger)
     if (!teleporter) return undefined
-    const destinationBytes = Uint8Array.from(Buffer.from(teleporter.message.destinationBlockchainID.slice(2), 'hex'))
+    const destinationBytes = Uint8Array.from(Buffer.from(teleporter.message.destinationBlockchainId.slice(2), 'hex'))
     const destinationBlockchainId = idToString(destinationBytes)
     const destination = network.chain(destinationBlockchainId)
     const record: IcmDelivery = {

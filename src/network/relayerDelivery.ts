@@ -18,7 +18,8 @@ import { bitSetCount, parseMessage, parseUnsignedMessage } from '../evm/warp/cod
 import { packPredicateHex, WARP_ADDRESS } from '../evm/warp/predicate.js'
 import type { WarpRules } from '../evm/warpRules.js'
 import { AggregationError } from './aggregator.js'
-import { MESSAGE_RECEIVED, RECEIVE_CROSS_CHAIN_MESSAGE, receiveMessageGasLimit, type TeleporterMessage } from './icmMessages.js'
+import type { TeleporterMessage } from '../evm/icm/messages.js'
+import { MESSAGE_RECEIVED, RECEIVE_CROSS_CHAIN_MESSAGE, receiveMessageGasLimit } from './icmMessages.js'
 import type { Network } from './network.js'
 
 /** What the relayer knows of a message it is to deliver. */
