@@ -140,7 +140,8 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
         if (item) pending.push(item)
       }
     }
-    background(deliverDue)
+    // Only when something waits: every block of every chain passes here, most with no message.
+    if (pending.length > 0) background(deliverDue)
   }
 
   const itemOf = (chain: EvmChain, block: StoredBlock, txHash: Hex, unsigned: Uint8Array): Pending | undefined => {
@@ -268,7 +269,9 @@ export function createRelayer(network: Network, options: RelayerOptions = {}) {
 
   for (const chain of network.chains) watch(chain)
   network.onChainAdded(watch)
-  network.onTick(() => enqueue(deliverDue).catch(() => undefined))
+  network.onTick(async () => {
+    if (pending.length > 0) await enqueue(deliverDue).catch(() => undefined)
+  })
 
   const pendingRecords = (): IcmDelivery[] => pending.map((p) => ({ ...p.record, ...(p.failures > 0 ? { status: 'failed' as const } : {}) }))
 
