@@ -13,6 +13,7 @@ import { ICM_MESSENGER_ADDRESS } from '../../src/evm/icm/predeploy.js'
 import { ERC20, ICMReceiver } from '../fixtures/contracts/index.js'
 import { accounts, alice, bob, carol, testGenesis } from './helpers.js'
 import { deliver, deployReceiver, DURANGO_LOCAL, messengerEvents, mined, side, WARP, warpLogData, type Side } from './icmHelpers.js'
+import { predeployedIcmNetwork } from './relayerHelpers.js'
 
 const deployer = accounts[5]!
 
@@ -144,26 +145,9 @@ describe('ICM messenger (TeleporterMessenger v1 ABI)', () => {
 const ZERO_ADDRESS = `0x${'00'.repeat(20)}` as const
 const NO_FEE = { feeTokenAddress: ZERO_ADDRESS, amount: 0n }
 
-/** The C-chain and two L1s with warp, the messenger predeployed on each (`icm: true`). */
-async function predeployed() {
-  const warpConfig = { blockTimestamp: DURANGO_LOCAL }
-  const network = await createNetwork({
-    icm: true,
-    // These tests deliver by hand, as a relayer does: the built-in relayer stays out of the way.
-    relayer: { mode: 'manual' },
-    l1s: [
-      { name: 'a', genesis: testGenesis({ chainId: 11111, warpConfig }) },
-      { name: 'b', genesis: testGenesis({ chainId: 22222, warpConfig }) },
-    ],
-  })
-  const [la, lb] = network.l1s as [(typeof network.l1s)[0], (typeof network.l1s)[0]]
-  return {
-    network,
-    a: side(network, la.chain, la.blockchainIdBytes),
-    b: side(network, lb.chain, lb.blockchainIdBytes),
-    c: side(network, network.cChain, idFromString(network.preset.cChainId)),
-  }
-}
+/** The C-chain and two L1s with warp, the messenger predeployed on each (`icm: true`); these tests
+ * deliver by hand, as a relayer does, so the built-in relayer stays out of the way. */
+const predeployed = () => predeployedIcmNetwork({ relayer: { mode: 'manual' } })
 
 type MessageInput = { destinationBlockchainID: Hex; destinationAddress: Hex; feeInfo?: { feeTokenAddress: Hex; amount: bigint }; requiredGasLimit?: bigint; allowedRelayerAddresses?: Hex[]; message?: Hex }
 
