@@ -140,7 +140,7 @@ export function setBuilderExtraData(builder: BlockBuilder, extraData: Uint8Array
 }
 
 /** The version of an installed package (its `package.json` is not among its exports). */
-function installedVersion(name: string): string | undefined {
+export function installedVersion(name: string): string | undefined {
   try {
     let dir = dirname(createRequire(import.meta.url).resolve(name))
     while (dir !== dirname(dir)) {

@@ -6,7 +6,10 @@
  */
 import { type AccountCache, CacheType, Caches, type CodeCache, MerkleStateManager, type MerkleStateManagerOpts, type StorageCache } from '@ethereumjs/statemanager'
 import { RLP } from '@ethereumjs/rlp'
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { type Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { StateTrie } from '../trie/stateTrie.js'
+import { installedVersion } from './sealing.js'
 
 /** What the caches keep per key: the account's RLP, the code, or an address's slot map. */
 type CacheMaps<T> = {
@@ -153,9 +156,22 @@ export class CleanReadStateManager extends MerkleStateManager {
 
 const EMPTY_SLOT = hexToBytes('0x80')
 
-/** The chain's state manager: LRU caches in front of the trie that keep reads as clean. */
+/**
+ * The `@ethereumjs/statemanager` whose use of its trie {@link StateTrie} provides: get, put, del,
+ * `root`, checkpoints, `checkRoot`, `database()`, `shallowCopy(false, { keyPrefix | cacheSize })`
+ * with `_opts.cacheSize`, `flushCheckpoints`, `appliedKey`, and `findPath` for its proofs.
+ */
+export const CHECKED_STATEMANAGER_VERSION = '10.1.3'
+const STATEMANAGER_VERSION = installedVersion('@ethereumjs/statemanager')
+
+/**
+ * The chain's state manager: LRU caches in front of the trie that keep reads as clean, over
+ * l1sim's {@link StateTrie} when the installed state manager is the one it was checked against
+ * (else over ethereumjs' own trie: slower, same state).
+ */
 export function createStateManager(opts: MerkleStateManagerOpts, sizes: { account: number; storage: number; code: number }): MerkleStateManager {
   const lru = (size: number) => ({ type: CacheType.LRU, size })
   const caches = new Caches({ account: lru(sizes.account), storage: lru(sizes.storage), code: lru(sizes.code) })
-  return new CleanReadStateManager({ ...opts, caches })
+  const trie = opts.trie ?? (STATEMANAGER_VERSION === CHECKED_STATEMANAGER_VERSION ? (new StateTrie({ useKeyHashing: true, common: opts.common }) as unknown as MerklePatriciaTrie) : undefined)
+  return new CleanReadStateManager({ ...opts, caches, ...(trie ? { trie } : {}) })
 }

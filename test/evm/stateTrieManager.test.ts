@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest'
+import { MerklePatriciaTrie, verifyMerkleProof } from '@ethereumjs/mpt'
+import { type MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statemanager'
+import { Account, Address, bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { createStateManager } from '../../src/evm/ethereumjsInternals.js'
+import { StateTrie } from '../../src/evm/trie/stateTrie.js'
+
+function random(seed: number) {
+  let a = seed >>> 0
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  const int = (n: number) => Math.floor(next() * n)
+  return { int, bytes: (n: number) => Uint8Array.from({ length: n }, () => int(256)) }
+}
+
+/** The same state manager over ethereumjs' own trie: only the trie differs. */
+function stockManager(): MerkleStateManager {
+  return createStateManager({ trie: new MerklePatriciaTrie({ useKeyHashing: true }) }, { account: 1000, storage: 1000, code: 1000 })
+}
+
+describe("the chain's state manager over l1sim's state trie", () => {
+  it('uses the state trie', () => {
+    expect((createStateManager({}, { account: 10, storage: 10, code: 10 }) as unknown as { _trie: unknown })._trie).toBeInstanceOf(StateTrie)
+  })
+
+  it('gives the state roots, reads and EIP-1186 proofs of ethereumjs over random account, storage and code changes with checkpoints and old roots', async () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const rng = random(seed)
+      const ours = createStateManager({}, { account: 1000, storage: 1000, code: 1000 })
+      const stock = stockManager()
+      const addresses = Array.from({ length: 12 }, () => new Address(rng.bytes(20)))
+      const slots = Array.from({ length: 10 }, (_, i) => (i < 5 ? rng.bytes(32) : new Uint8Array(32).fill(i)))
+      const both = async (f: (sm: MerkleStateManager) => Promise<unknown>) => expect(await f(ours)).toEqual(await f(stock))
+      let depth = 0
+      const roots: Uint8Array[] = []
+      for (let step = 0; step < 400; step++) {
+        const address = addresses[rng.int(addresses.length)]!
+        const slot = slots[rng.int(slots.length)]!
+        const op = rng.int(100)
+        if (op < 25) {
+          const account = new Account(BigInt(rng.int(5)), BigInt(rng.int(1e9)))
+          const existing = await stock.getAccount(address)
+          if (existing) {
+            account.storageRoot = existing.storageRoot
+            account.codeHash = existing.codeHash
+          }
+          await both((sm) => sm.putAccount(address, account))
+        } else if (op < 45) {
+          if (await stock.getAccount(address)) {
+            const value = rng.int(3) === 0 ? new Uint8Array(0) : rng.bytes(1 + rng.int(32))
+            await both((sm) => sm.putStorage(address, slot, value))
+          }
+        } else if (op < 48) {
+          await both((sm) => sm.deleteAccount(address))
+        } else if (op < 51) {
+          const code = rng.bytes(1 + rng.int(100))
+          await both((sm) => sm.putCode(address, code))
+        } else if (op < 54) {
+          if (await stock.getAccount(address)) await both((sm) => sm.clearStorage(address))
+        } else if (op < 62) {
+          await both((sm) => sm.checkpoint())
+          depth++
+        } else if (op < 68 && depth > 0) {
+          await both((sm) => sm.commit())
+          depth--
+        } else if (op < 74 && depth > 0) {
+          await both((sm) => sm.revert())
+          depth--
+        } else if (op < 84) {
+          const root = await stock.getStateRoot()
+          expect(bytesToHex(await ours.getStateRoot())).toBe(bytesToHex(root))
+          if (depth === 0) roots.push(root)
+        } else if (op < 88 && depth === 0 && roots.length > 0) {
+          const root = roots[rng.int(roots.length)]!
+          await both((sm) => sm.setStateRoot(root))
+        } else if (op < 94 && depth === 0) {
+          const proof = await getMerkleStateProof(ours, address, [slot, slots[0]!])
+          expect(proof).toEqual(await getMerkleStateProof(stock, address, [slot, slots[0]!]))
+          const trie = (ours as unknown as { _trie: StateTrie })._trie
+          // (ethereumjs refuses the empty trie's empty proof.)
+          if (proof.accountProof.length > 0) {
+            const account = await verifyMerkleProof(address.bytes, proof.accountProof.map(hexToBytes), { useKeyHashing: true, root: trie.root() })
+            expect(account).toEqual(await trie.get(address.bytes))
+          }
+        }
+        await both(async (sm) => (await sm.getAccount(address))?.serialize())
+        if (await stock.getAccount(address)) await both((sm) => sm.getStorage(address, slot))
+        await both((sm) => sm.getCode(address))
+      }
+      while (depth-- > 0) await both((sm) => sm.commit())
+      expect(bytesToHex(await ours.getStateRoot())).toBe(bytesToHex(await stock.getStateRoot()))
+      // A copy at an old root reads the old state (what eth_getBalance at a past block does).
+      if (roots.length > 0) {
+        const copies = [ours.shallowCopy(false), stock.shallowCopy(false)]
+        for (const copy of copies) await copy.setStateRoot(roots[0]!)
+        for (const address of addresses) expect((await copies[0]!.getAccount(address))?.serialize()).toEqual((await copies[1]!.getAccount(address))?.serialize())
+      }
+    }
+  })
+})
