@@ -6,6 +6,15 @@
  * 32 bytes or more, else the encoding itself (inlined in the parent, as the Yellow Paper says).
  */
 
+/**
+ * How deep the live trie keeps decoded nodes: the root is at depth 0, and nodes from this depth
+ * down are dropped once hashed (their parent keeps their hash) and not kept when read. The top
+ * of a trie, which every block changes, stays decoded; a large state (a hundred thousand
+ * accounts) costs no more heap than its database entries, each deep node read being decoded
+ * from its bytes again, as ethereumjs decodes every node.
+ */
+export const KEEP_DEPTH = 3
+
 /** A child slot: a node, or the hash of a node not read from the database yet. */
 export type Child = TrieNode | Uint8Array
 

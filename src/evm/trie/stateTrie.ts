@@ -3,7 +3,7 @@ import { CheckpointDB } from '@ethereumjs/mpt'
 import { type BatchDBOp, MapDB, ValueEncoding } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { NodeStore } from './nodeStore.js'
-import { Branch, type Child, encodeNode, Extension, Leaf, type TrieNode } from './nodes.js'
+import { Branch, type Child, encodeNode, Extension, KEEP_DEPTH, Leaf, type TrieNode } from './nodes.js'
 import { RecentRoots } from './recentRoots.js'
 import { insert, remove } from './update.js'
 
@@ -177,7 +177,7 @@ export class StateTrie {
           if (at === target.length) return result(node, at)
           const slot = node.children[target[at]!]
           if (slot === null || slot === undefined) return result(null, at)
-          node = node.children[target[at]!] = this.#resolve(slot)
+          node = this.#resolve(slot)
           at++
         } else if (node instanceof Leaf) {
           const matches = node.key.length === target.length - at && node.key.every((n, i) => n === target[at + i])
@@ -185,7 +185,7 @@ export class StateTrie {
         } else {
           if (!node.key.every((n, i) => n === target[at + i])) return result(null, at)
           at += node.key.length
-          node = node.child = this.#resolve(node.child)
+          node = this.#resolve(node.child)
         }
       }
       return { node: null, remaining: [], stack }
@@ -275,13 +275,20 @@ export class StateTrie {
   #lookup(path: Uint8Array): Uint8Array | null {
     let node = this.#rootNode()
     let at = 0
+    // The depth of the next node: kept in its parent when read above KEEP_DEPTH.
+    let depth = 1
     while (node !== null) {
       if (node instanceof Branch) {
         if (at === path.length) return node.value
         const i = path[at++]!
         const slot = node.children[i]
         if (slot === null || slot === undefined) return null
-        node = slot instanceof Uint8Array ? (node.children[i] = this.#store.resolve(slot)) : slot
+        if (slot instanceof Uint8Array) {
+          const read = this.#store.resolve(slot)
+          if (depth < KEEP_DEPTH) node.children[i] = read
+          node = read
+        } else node = slot
+        depth++
       } else if (node instanceof Leaf) {
         const key = node.key
         if (key.length !== path.length - at) return null
@@ -293,7 +300,12 @@ export class StateTrie {
         for (let k = 0; k < key.length; k++) if (key[k] !== path[at + k]) return null
         at += key.length
         const child = node.child
-        node = child instanceof Uint8Array ? (node.child = this.#store.resolve(child)) : child
+        if (child instanceof Uint8Array) {
+          const read = this.#store.resolve(child)
+          if (depth < KEEP_DEPTH) node.child = read
+          node = read
+        } else node = child
+        depth++
       }
     }
     return null
@@ -305,7 +317,7 @@ export class StateTrie {
     if (root === null) return this.EMPTY_TRIE_ROOT
     if (root instanceof Uint8Array) return root
     if (this.#hashed !== undefined && this.#hashed.node === root) return this.#hashed.hash
-    let hash = this.#hashNode(root)
+    let hash = this.#hashNode(root, 0)
     // The root is stored under its hash even when a parent would inline it.
     if (hash.length < 32) {
       const encoded = hash
@@ -321,16 +333,24 @@ export class StateTrie {
     return hash
   }
 
-  /** The node's reference (its hash, or its encoding under 32 bytes), hashing new children first. */
-  #hashNode(node: TrieNode): Uint8Array {
+  /**
+   * The node's reference (its hash, or its encoding under 32 bytes), hashing new children first.
+   * Children from {@link KEEP_DEPTH} down are left as their hash once stored.
+   */
+  #hashNode(node: TrieNode, depth: number): Uint8Array {
     if (node.ref !== undefined) return node.ref
+    const drop = depth + 1 >= KEEP_DEPTH
     if (node instanceof Branch) {
+      const children = node.children
       for (let i = 0; i < 16; i++) {
-        const child = node.children[i]
-        if (child !== null && child !== undefined && !(child instanceof Uint8Array) && child.ref === undefined) this.#hashNode(child)
+        const child = children[i]
+        if (child === null || child === undefined || child instanceof Uint8Array) continue
+        const ref = this.#hashNode(child, depth + 1)
+        if (drop && ref.length === 32) children[i] = ref
       }
-    } else if (node instanceof Extension && !(node.child instanceof Uint8Array) && node.child.ref === undefined) {
-      this.#hashNode(node.child)
+    } else if (node instanceof Extension && !(node.child instanceof Uint8Array)) {
+      const ref = this.#hashNode(node.child, depth + 1)
+      if (drop && ref.length === 32) node.child = ref
     }
     const encoded = encodeNode(node)
     if (encoded.length < 32) return (node.ref = encoded)

@@ -1,8 +1,9 @@
-import { Branch, type Child, Extension, Leaf, type TrieNode } from './nodes.js'
+import { Branch, type Child, Extension, KEEP_DEPTH, Leaf, type TrieNode } from './nodes.js'
 
 /**
- * Reads a child slot: the node in it, or the node its hash names (read from the database and
- * put in the slot, so the next walk finds it; the same node, so no version changes).
+ * Reads a child slot: the node in it, or the node its hash names, read from the database. Above
+ * {@link KEEP_DEPTH} the node read is put in the slot, so the next walk finds it (the same node:
+ * no version changes).
  */
 export type Resolver = (child: Child) => TrieNode
 
@@ -42,15 +43,15 @@ function split(old: { rest: Uint8Array; place: (branch: (Child | null)[], nibble
  * The node that holds what `node` holds plus `path[at…]` → `value`: new nodes along the path,
  * every other node shared. Returns `node` itself when the value is already there.
  */
-export function insert(node: TrieNode | null, path: Uint8Array, at: number, value: Uint8Array, resolve: Resolver): TrieNode {
+export function insert(node: TrieNode | null, path: Uint8Array, at: number, value: Uint8Array, resolve: Resolver, depth = 0): TrieNode {
   if (node === null) return new Leaf(path.subarray(at), value)
   if (node instanceof Branch) {
     if (at === path.length) return node.value !== null && sameBytes(node.value, value) ? node : new Branch(node.children.slice(), value)
     const nibble = path[at]!
     const slot = node.children[nibble]
     const child = slot === null || slot === undefined ? null : resolve(slot)
-    if (child !== null) node.children[nibble] = child
-    const updated = insert(child, path, at + 1, value, resolve)
+    if (child !== null && depth + 1 < KEEP_DEPTH) node.children[nibble] = child
+    const updated = insert(child, path, at + 1, value, resolve, depth + 1)
     if (updated === child) return node
     const children = node.children.slice()
     children[nibble] = updated
@@ -69,8 +70,8 @@ export function insert(node: TrieNode | null, path: Uint8Array, at: number, valu
   }
   if (common === node.key.length) {
     const child = resolve(node.child)
-    node.child = child
-    const updated = insert(child, path, at + common, value, resolve)
+    if (depth + 1 < KEEP_DEPTH) node.child = child
+    const updated = insert(child, path, at + common, value, resolve, depth + 1)
     return updated === child ? node : new Extension(node.key, updated)
   }
   const ext = node
@@ -113,13 +114,13 @@ function collapse(children: (Child | null)[], value: Uint8Array | null, resolve:
  * The node that holds what `node` holds without `path[at…]`: `node` itself when the key is not
  * there, null when nothing is left. Branches left with a single entry collapse into their child.
  */
-export function remove(node: TrieNode, path: Uint8Array, at: number, resolve: Resolver): TrieNode | null {
+export function remove(node: TrieNode, path: Uint8Array, at: number, resolve: Resolver, depth = 0): TrieNode | null {
   if (node instanceof Leaf) return node.key.length === path.length - at && shared(node.key, path, at) === node.key.length ? null : node
   if (node instanceof Extension) {
     if (shared(node.key, path, at) !== node.key.length) return node
     const child = resolve(node.child)
-    node.child = child
-    const updated = remove(child, path, at + node.key.length, resolve)
+    if (depth + 1 < KEEP_DEPTH) node.child = child
+    const updated = remove(child, path, at + node.key.length, resolve, depth + 1)
     if (updated === child) return node
     return updated === null ? null : join(node.key, updated)
   }
@@ -128,8 +129,8 @@ export function remove(node: TrieNode, path: Uint8Array, at: number, resolve: Re
   const slot = node.children[nibble]
   if (slot === null || slot === undefined) return node
   const child = resolve(slot)
-  node.children[nibble] = child
-  const updated = remove(child, path, at + 1, resolve)
+  if (depth + 1 < KEEP_DEPTH) node.children[nibble] = child
+  const updated = remove(child, path, at + 1, resolve, depth + 1)
   if (updated === child) return node
   const children = node.children.slice()
   children[nibble] = updated
