@@ -73,6 +73,17 @@ class HashKeyedNodes {
   /** Sets `key` (64 hex characters, checked by the caller) to a copy of `value`. */
   set(key: string, value: Uint8Array): void {
     this.#scratch.write(key, 0, 32, 'hex')
+    this.#setScratch(value)
+  }
+
+  /** Sets the 32-byte key `hash` to a copy of `value`: {@link set} without a hex key. */
+  setHashed(hash: Uint8Array, value: Uint8Array): void {
+    this.#scratch.set(hash)
+    this.#setScratch(value)
+  }
+
+  /** Sets the key in the scratch buffer to a copy of `value`. */
+  #setScratch(value: Uint8Array): void {
     let entry = this.#find(this.#scratch, 0)
     if (entry >= 0) {
       // The same node again (its key is its hash): nothing to store unless it was deleted.
@@ -224,6 +235,15 @@ export class TrieNodeMap extends Map<string, string | Uint8Array> {
     const own = this.#nodes.getHashed(bytes, at)
     if (own !== undefined || (this.#base === undefined && super.size === 0)) return own
     return this.get(bytes.toString('hex', at, at + 32))
+  }
+
+  /**
+   * Puts a trie node under its 32-byte hash (the state trie's writes): {@link set} without the
+   * hex key ethereumjs' database builds and this map parses back.
+   */
+  setHashed(hash: Uint8Array, value: Uint8Array): void {
+    if (this.#deleted !== undefined && this.#deleted.size > 0) this.#deleted.delete(Buffer.from(hash.buffer, hash.byteOffset, 32).toString('hex'))
+    this.#nodes.setHashed(hash, value)
   }
 
   override set(key: string, value: string | Uint8Array): this {

@@ -1,11 +1,14 @@
-import { CheckpointDB } from '@ethereumjs/mpt'
+import type { CheckpointDB } from '@ethereumjs/mpt'
 import type { MapDB } from '@ethereumjs/util'
+import { TrieNodeMap } from '../trieNodes.js'
 import { type Child, decodeNode, type TrieNode } from './nodes.js'
 
 /** The database map: ethereumjs' `MapDB` map, in a chain l1sim's `TrieNodeMap`. */
 type NodeMap = Map<string, string | Uint8Array>
 
-/** A database that is not a {@link MapDB} (a level database): the state trie reads maps only. */
+/** The writes of one open checkpoint, by database key: the node's hash and bytes (made on the first write). */
+type Level = Map<string, [Uint8Array, Uint8Array]> | undefined
+
 function mapOf(db: CheckpointDB): NodeMap {
   const map = (db.db as MapDB<string, string | Uint8Array>)._database
   if (!(map instanceof Map)) throw new TypeError('the state trie needs an in-memory node database (MapDB)')
@@ -17,13 +20,17 @@ function hex(bytes: Uint8Array): string {
 }
 
 /**
- * The state trie's reads and writes of nodes in ethereumjs' `CheckpointDB` (which the state
- * manager also uses for code, and l1sim's snapshots and state dumps read): the same keys (hex of
- * the hash, after an optional key prefix) and bytes ethereumjs writes. While the database has
- * checkpoints, writes go into the newest one's map as ethereumjs' do (a revert drops them, the
- * last commit writes them). Synchronous: the database is an in-memory map.
+ * The state trie's reads and writes of nodes in the map behind ethereumjs' `CheckpointDB` (which
+ * the state manager uses for code, and l1sim's snapshots and state dumps read): the same keys
+ * (hex of the hash, after an optional key prefix) and bytes ethereumjs writes. While the trie has
+ * checkpoints its writes wait in the newest one, as ethereumjs' do in the database's checkpoints
+ * (a revert drops them, the last commit writes them). Nodes go into l1sim's `TrieNodeMap` by
+ * their hash's bytes, without the hex key ethereumjs builds and the map parses back.
+ * Synchronous: the database is an in-memory map.
  */
 export class NodeStore {
+  #levels: Level[] = []
+
   constructor(
     readonly db: CheckpointDB,
     readonly keyPrefix: Uint8Array | undefined,
@@ -35,22 +42,64 @@ export class NodeStore {
 
   /** The bytes stored under `hash`, or undefined. */
   read(hash: Uint8Array): Uint8Array | undefined {
-    const key = this.#key(hash)
-    const checkpoints = this.db.checkpoints
-    for (let i = checkpoints.length - 1; i >= 0; i--) {
-      const map = checkpoints[i]!.keyValueMap
-      if (map.has(key)) return map.get(key)
+    const levels = this.#levels
+    let key: string | undefined
+    for (let i = levels.length - 1; i >= 0; i--) {
+      const level = levels[i]
+      if (level === undefined) continue
+      const found = level.get((key ??= this.#key(hash)))
+      if (found !== undefined) return found[1]
     }
-    const value = mapOf(this.db).get(key)
+    const map = mapOf(this.db)
+    const value = map instanceof TrieNodeMap && this.keyPrefix === undefined ? map.getHashed(Buffer.from(hash.buffer, hash.byteOffset, 32), 0) : map.get(key ?? this.#key(hash))
     // A copy, not a view of Buffer's shared pool (decoded nodes keep views of what they read).
     return typeof value === 'string' ? new Uint8Array(Buffer.from(value, 'hex')) : value
   }
 
   write(hash: Uint8Array, encoded: Uint8Array): void {
-    const key = this.#key(hash)
-    const checkpoints = this.db.checkpoints
-    if (checkpoints.length > 0) checkpoints[checkpoints.length - 1]!.keyValueMap.set(key, encoded)
-    else mapOf(this.db).set(key, encoded)
+    const top = this.#levels.length - 1
+    if (top < 0) return this.#put(hash, encoded)
+    let level = this.#levels[top]
+    if (level === undefined) this.#levels[top] = level = new Map()
+    level.set(this.#key(hash), [hash, encoded])
+  }
+
+  #put(hash: Uint8Array, encoded: Uint8Array): void {
+    const map = mapOf(this.db)
+    if (map instanceof TrieNodeMap && this.keyPrefix === undefined) map.setHashed(hash, encoded)
+    else map.set(this.#key(hash), encoded)
+  }
+
+  checkpoint(): void {
+    this.#levels.push(undefined)
+  }
+
+  /** The newest checkpoint's writes go to the one below, or to the database from the last. */
+  commit(): void {
+    const level = this.#levels.pop()
+    if (level === undefined) return
+    const top = this.#levels.length - 1
+    if (top < 0) {
+      for (const [hash, encoded] of level.values()) this.#put(hash, encoded)
+      return
+    }
+    const below = this.#levels[top]
+    if (below === undefined) this.#levels[top] = level
+    else for (const [key, write] of level) below.set(key, write)
+  }
+
+  revert(): void {
+    this.#levels.pop()
+  }
+
+  /** Drops every checkpoint and its writes. */
+  clear(): void {
+    this.#levels = []
+  }
+
+  /** Takes `other`'s open checkpoints (a copy of a trie that can revert to them). */
+  copyCheckpoints(other: NodeStore): void {
+    this.#levels = other.#levels.map((level) => (level === undefined ? undefined : new Map(level)))
   }
 
   /** The node a child slot names; throws ethereumjs' "Missing node in DB" when it is not stored. */

@@ -207,6 +207,7 @@ export class StateTrie {
   checkpoint(): void {
     const hash = this.#hashRoot()
     this.#checkpoints.push({ root: this.#root, hash, roots: [] })
+    this.#store.checkpoint()
     this.#db.checkpoint(hash)
   }
 
@@ -216,6 +217,7 @@ export class StateTrie {
     const below = this.#checkpoints[this.#checkpoints.length - 1]
     if (below !== undefined) below.roots.push(...done.roots)
     else for (const [key, node] of done.roots) this.#recent.add(key, node)
+    this.#store.commit()
     await this.#db.commit()
   }
 
@@ -224,11 +226,13 @@ export class StateTrie {
     if (saved === undefined) throw new Error('trying to revert when not checkpointed')
     this.#root = saved.root
     if (saved.root !== null && !(saved.root instanceof Uint8Array)) this.#hashed = { node: saved.root, hash: saved.hash }
+    this.#store.revert()
     await this.#db.revert()
   }
 
   flushCheckpoints(): void {
     this.#checkpoints = []
+    this.#store.clear()
     this.#db.checkpoints = []
   }
 
@@ -247,6 +251,7 @@ export class StateTrie {
     if (includeCheckpoints && this.hasCheckpoints()) {
       copy.#checkpoints = this.#checkpoints.map((c) => ({ ...c, roots: [...c.roots] }))
       copy.#db.setCheckpoints(this.#db.checkpoints)
+      copy.#store.copyCheckpoints(this.#store)
     }
     return copy
   }
