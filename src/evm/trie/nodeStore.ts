@@ -6,8 +6,33 @@ import { type Child, decodeNode, type TrieNode } from './nodes.js'
 /** The database map: ethereumjs' `MapDB` map, in a chain l1sim's `TrieNodeMap`. */
 type NodeMap = Map<string, string | Uint8Array>
 
-/** The writes of one open checkpoint, by database key: the node's hash and bytes (made on the first write). */
-type Level = Map<string, [Uint8Array, Uint8Array]> | undefined
+/**
+ * The writes of one open checkpoint (made on its first write): each node's hash and bytes, by
+ * the hash's first four bytes (a key without building a hex string; the hash is compared whole).
+ */
+type Level = Map<number, [Uint8Array, Uint8Array][]> | undefined
+
+function bucketOf(hash: Uint8Array): number {
+  return hash[0]! | (hash[1]! << 8) | (hash[2]! << 16) | (hash[3]! << 24)
+}
+
+function sameHash(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+function find(level: Level, hash: Uint8Array): [Uint8Array, Uint8Array] | undefined {
+  const bucket = level?.get(bucketOf(hash))
+  if (bucket !== undefined) for (const write of bucket) if (sameHash(write[0], hash)) return write
+  return undefined
+}
+
+function record(level: Map<number, [Uint8Array, Uint8Array][]>, write: [Uint8Array, Uint8Array]): void {
+  const key = bucketOf(write[0])
+  const bucket = level.get(key)
+  if (bucket === undefined) level.set(key, [write])
+  else if (!bucket.some((other) => sameHash(other[0], write[0]))) bucket.push(write)
+}
 
 function mapOf(db: CheckpointDB): NodeMap {
   const map = (db.db as MapDB<string, string | Uint8Array>)._database
@@ -43,15 +68,12 @@ export class NodeStore {
   /** The bytes stored under `hash`, or undefined. */
   read(hash: Uint8Array): Uint8Array | undefined {
     const levels = this.#levels
-    let key: string | undefined
     for (let i = levels.length - 1; i >= 0; i--) {
-      const level = levels[i]
-      if (level === undefined) continue
-      const found = level.get((key ??= this.#key(hash)))
+      const found = find(levels[i], hash)
       if (found !== undefined) return found[1]
     }
     const map = mapOf(this.db)
-    const value = map instanceof TrieNodeMap && this.keyPrefix === undefined ? map.getHashed(Buffer.from(hash.buffer, hash.byteOffset, 32), 0) : map.get(key ?? this.#key(hash))
+    const value = map instanceof TrieNodeMap && this.keyPrefix === undefined ? map.getHashed(Buffer.from(hash.buffer, hash.byteOffset, 32), 0) : map.get(this.#key(hash))
     // A copy, not a view of Buffer's shared pool (decoded nodes keep views of what they read).
     return typeof value === 'string' ? new Uint8Array(Buffer.from(value, 'hex')) : value
   }
@@ -61,7 +83,7 @@ export class NodeStore {
     if (top < 0) return this.#put(hash, encoded)
     let level = this.#levels[top]
     if (level === undefined) this.#levels[top] = level = new Map()
-    level.set(this.#key(hash), [hash, encoded])
+    record(level, [hash, encoded])
   }
 
   #put(hash: Uint8Array, encoded: Uint8Array): void {
@@ -80,12 +102,12 @@ export class NodeStore {
     if (level === undefined) return
     const top = this.#levels.length - 1
     if (top < 0) {
-      for (const [hash, encoded] of level.values()) this.#put(hash, encoded)
+      for (const bucket of level.values()) for (const [hash, encoded] of bucket) this.#put(hash, encoded)
       return
     }
     const below = this.#levels[top]
     if (below === undefined) this.#levels[top] = level
-    else for (const [key, write] of level) below.set(key, write)
+    else for (const bucket of level.values()) for (const write of bucket) record(below, write)
   }
 
   revert(): void {
@@ -99,7 +121,7 @@ export class NodeStore {
 
   /** Takes `other`'s open checkpoints (a copy of a trie that can revert to them). */
   copyCheckpoints(other: NodeStore): void {
-    this.#levels = other.#levels.map((level) => (level === undefined ? undefined : new Map(level)))
+    this.#levels = other.#levels.map((level) => (level === undefined ? undefined : new Map([...level].map(([key, bucket]) => [key, [...bucket]]))))
   }
 
   /** The node a child slot names; throws ethereumjs' "Missing node in DB" when it is not stored. */
