@@ -3,7 +3,9 @@
  * private, behaviour the public API does not promise), each part checked against the version it
  * was read from:
  *   - `stateCaches.ts`: @ethereumjs/statemanager's caches, so reads are cached as clean (checked
- *     at creation: a moved field fails loudly at start);
+ *     at creation: a moved field fails loudly at start), and the state manager given l1sim's own
+ *     state trie (`src/evm/trie/`) in place of @ethereumjs/mpt's, on the statemanager version
+ *     whose use of its trie it was checked against;
  *   - `sealing.ts`: @ethereumjs/vm's BlockBuilder (blocks sealed without per-transaction copies)
  *     and @ethereumjs/mpt's path walk and checkpoint commit (installed only on the version they
  *     were written against; otherwise the stock code runs).

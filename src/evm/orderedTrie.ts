@@ -51,7 +51,8 @@ function reference(child: Node, keccak256: (data: Uint8Array) => Uint8Array): No
   return encoded.length < 32 ? child : keccak256(encoded)
 }
 
-function nibbles(key: Uint8Array): Uint8Array {
+/** A key's nibbles, high half of each byte first. */
+export function nibbles(key: Uint8Array): Uint8Array {
   const out = new Uint8Array(key.length * 2)
   for (let i = 0; i < key.length; i++) {
     out[2 * i] = key[i]! >> 4
@@ -67,7 +68,7 @@ function compareNibbles(a: Uint8Array, b: Uint8Array): number {
 }
 
 /** Hex-prefix encoding of a path (Yellow Paper appendix C): flags for leaf and odd length. */
-function compactPath(path: Uint8Array, leaf: boolean): Uint8Array {
+export function compactPath(path: Uint8Array, leaf: boolean): Uint8Array {
   const odd = path.length % 2 === 1
   const out = new Uint8Array(Math.floor(path.length / 2) + 1)
   out[0] = ((leaf ? 2 : 0) + (odd ? 1 : 0)) << 4

@@ -4,19 +4,8 @@ import { type MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statem
 import { Account, Address, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { createStateManager } from '../../src/evm/ethereumjsInternals.js'
 import { StateTrie } from '../../src/evm/trie/stateTrie.js'
+import { seededRandom } from '../helpers/seededRandom.js'
 
-function random(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const int = (n: number) => Math.floor(next() * n)
-  return { int, bytes: (n: number) => Uint8Array.from({ length: n }, () => int(256)) }
-}
 
 /** The same state manager over ethereumjs' own trie: only the trie differs. */
 function stockManager(): MerkleStateManager {
@@ -30,7 +19,7 @@ describe("the chain's state manager over l1sim's state trie", () => {
 
   it('gives the state roots, reads and EIP-1186 proofs of ethereumjs over random account, storage and code changes with checkpoints and old roots', async () => {
     for (let seed = 1; seed <= 6; seed++) {
-      const rng = random(seed)
+      const rng = seededRandom(seed)
       const ours = createStateManager({}, { account: 1000, storage: 1000, code: 1000 })
       const stock = stockManager()
       const addresses = Array.from({ length: 12 }, () => new Address(rng.bytes(20)))

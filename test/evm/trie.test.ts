@@ -3,21 +3,8 @@ import { MerklePatriciaTrie, createMerkleProof, verifyMerkleProof } from '@ether
 import { bytesToHex, MapDB, ValueEncoding } from '@ethereumjs/util'
 import { TrieNodeMap } from '../../src/evm/trieNodes.js'
 import { StateTrie } from '../../src/evm/trie/stateTrie.js'
+import { seededRandom } from '../helpers/seededRandom.js'
 
-/** A small seeded generator (mulberry32): the same sequences on every run. */
-function random(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const int = (n: number) => Math.floor(next() * n)
-  const bytes = (n: number) => Uint8Array.from({ length: n }, () => int(256))
-  return { next, int, bytes }
-}
 
 type KeyMode = 'hashed' | 'prefixed' | 'short' | 'many'
 
@@ -26,7 +13,7 @@ type KeyMode = 'hashed' | 'prefixed' | 'short' | 'many'
  * state trie), 32-byte raw keys sharing 28-31 leading bytes (long extensions, branches that
  * collapse on delete, leaves short enough to be inlined), and 3-byte raw keys.
  */
-function keyPool(mode: KeyMode, rng: ReturnType<typeof random>): Uint8Array[] {
+function keyPool(mode: KeyMode, rng: ReturnType<typeof seededRandom>): Uint8Array[] {
   const pool: Uint8Array[] = []
   // 'many': hashed keys enough for leaves below the depth the live trie keeps decoded.
   for (let i = 0; i < (mode === 'many' ? 1500 : 48); i++) {
@@ -42,7 +29,7 @@ function keyPool(mode: KeyMode, rng: ReturnType<typeof random>): Uint8Array[] {
   return pool
 }
 
-function valueOf(rng: ReturnType<typeof random>): Uint8Array {
+function valueOf(rng: ReturnType<typeof seededRandom>): Uint8Array {
   const kind = rng.int(4)
   if (kind === 0) return Uint8Array.of(rng.int(0x80)) // a single byte under 0x80: its own RLP
   if (kind === 1) return rng.bytes(1 + rng.int(8)) // small: inlined leaves
@@ -68,7 +55,7 @@ async function databaseHolds(ours: StateTrie, model: Map<string, Uint8Array>, ke
 }
 
 async function run(seed: number, mode: KeyMode, steps: number) {
-  const rng = random(seed)
+  const rng = seededRandom(seed)
   const hashed = mode === 'hashed' || mode === 'many'
   // Odd seeds: over the chain's TrieNodeMap (nodes put by their hash's bytes), even: a plain Map.
   const ours = new StateTrie(seed % 2 === 1 ? { useKeyHashing: hashed, db: new MapDB<string, string | Uint8Array>(new TrieNodeMap()), valueEncoding: ValueEncoding.Bytes } : { useKeyHashing: hashed })

@@ -1,3 +1,5 @@
+import { compactPath } from '../orderedTrie.js'
+
 /**
  * The state trie's nodes as live objects (see `stateTrie.ts`): a node never changes once made
  * (an update makes new nodes along the path), so a version of the trie is just its root object.
@@ -126,16 +128,6 @@ function writeRef(out: Uint8Array, at: number, ref: Uint8Array): number {
   return copy(out, at, ref)
 }
 
-/** Hex-prefix encoding of a path (Yellow Paper appendix C): flags for leaf and odd length. */
-export function compactPath(path: Uint8Array, leaf: boolean): Uint8Array {
-  const odd = path.length % 2 === 1
-  const out = new Uint8Array((path.length >> 1) + 1)
-  out[0] = ((leaf ? 2 : 0) + (odd ? 1 : 0)) << 4
-  let p = 0
-  if (odd) out[0] |= path[p++]!
-  for (let i = 1; i < out.length; i++, p += 2) out[i] = (path[p]! << 4) | path[p + 1]!
-  return out
-}
 
 /** The node's RLP; its children must be hashed (their `ref` set). */
 export function encodeNode(node: TrieNode): Uint8Array {

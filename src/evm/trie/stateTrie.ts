@@ -2,6 +2,7 @@ import type { Common } from '@ethereumjs/common'
 import { CheckpointDB } from '@ethereumjs/mpt'
 import { type BatchDBOp, MapDB, ValueEncoding } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { nibbles } from '../orderedTrie.js'
 import { NodeStore } from './nodeStore.js'
 import { Branch, type Child, encodeNode, Extension, KEEP_DEPTH, Leaf, type TrieNode } from './nodes.js'
 import { RecentRoots } from './recentRoots.js'
@@ -29,14 +30,6 @@ type Checkpoint = { root: Child | null; hash: Uint8Array; roots: [string, TrieNo
 
 const MISSING = 'Missing node in DB'
 
-function nibbles(key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(key.length * 2)
-  for (let i = 0; i < key.length; i++) {
-    out[2 * i] = key[i]! >> 4
-    out[2 * i + 1] = key[i]! & 15
-  }
-  return out
-}
 
 function equal(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
