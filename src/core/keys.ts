@@ -174,7 +174,8 @@ function hmacSha512(key: Uint8Array, data: Uint8Array): Uint8Array {
  * (a few µs), otherwise by node's ECDH (about half a millisecond each, OpenSSL's generic curve code).
  */
 function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
-  if (nativeSecp256k1) return nativeSecp256k1.publicKeyCreate(privateKey, false)
+  const native = nativeSecp256k1()
+  if (native) return native.publicKeyCreate(privateKey, false)
   const ecdh = createECDH('secp256k1')
   ecdh.setPrivateKey(privateKey)
   const key = ecdh.getPublicKey()
