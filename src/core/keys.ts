@@ -16,6 +16,7 @@ import { bytesToHex, hexToBytes, type Hex } from './hex.js'
 import { nodeIdToString } from './ids.js'
 import { nativeKeccak256, nativeSecp256k1 } from './native.js'
 import { DEFAULT_NODE_BLS_KEYS } from './blsDefaults.js'
+import { DEFAULT_NODE_STAKING_KEYS } from './nodeDefaults.js'
 import { DEFAULT_DEV_ACCOUNTS } from './devAccountDefaults.js'
 
 /**
@@ -254,14 +255,17 @@ export function createNodeIdentity(seed: Uint8Array): NodeIdentity {
     new Uint8Array(hkdfSync('sha256', seed, new Uint8Array(0), STAKING_KEY_INFO, 48)),
     secp256k1.Point.Fn.ORDER,
   )
-  const stakingPublicKey = compressPublicKey(secp256k1PublicKey(stakingPrivateKey))
-  const nodeIdBytes = shortIdFromPublicKey(stakingPublicKey)
+  // The default network's nodes are known in advance (nodeDefaults.ts).
+  const seedHex = Buffer.from(seed).toString('hex')
+  const known = DEFAULT_NODE_STAKING_KEYS.find((row) => row[0] === seedHex)
+  const stakingPublicKey = known ? hexToBytes(`0x${known[1]}`) : compressPublicKey(secp256k1PublicKey(stakingPrivateKey))
+  const nodeIdBytes = known ? hexToBytes(`0x${known[2]}`) : shortIdFromPublicKey(stakingPublicKey)
   const blsSeed = seed.slice()
   const bls = blsMemoOf(blsSeed)
   const blsSecretKey = () => (bls.secretKey ??= blsKeyGen(blsSeed))
   const blsPublicKey = () => (bls.publicKey ??= blsPublicKeyOf(blsSecretKey()))
   return {
-    nodeId: nodeIdToString(nodeIdBytes),
+    nodeId: known ? known[3] : nodeIdToString(nodeIdBytes),
     nodeIdBytes,
     stakingPrivateKey,
     stakingPublicKey,

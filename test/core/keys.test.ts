@@ -21,6 +21,7 @@ import {
 } from '../../src/core/keys.js'
 import { createSeededRandom } from '../../src/core/random.js'
 import { DEFAULT_NODE_BLS_KEYS } from '../../src/core/blsDefaults.js'
+import { DEFAULT_NODE_STAKING_KEYS } from '../../src/core/nodeDefaults.js'
 import { DEFAULT_DEV_ACCOUNTS } from '../../src/core/devAccountDefaults.js'
 import { expectThrows } from '../helpers/expectThrows.js'
 
@@ -156,6 +157,23 @@ describe('createNodeIdentity', () => {
       expect(bytesToHex(longSignatures.getPublicKey(node.blsSecretKey).toBytes(true))).toBe(`0x${publicKey}`)
       expect(bytesToHex(longSignatures.sign(longSignatures.hash(hexToBytes(`0x${publicKey}`), BLS_POP_DST), node.blsSecretKey).toBytes(true))).toBe(`0x${pop}`)
       expect([node.blsPublicKey, node.proofOfPossession]).toEqual([`0x${publicKey}`, `0x${pop}`])
+    }
+  })
+
+  it('the default network\'s nodes (seed l1sim, known in advance) have the staking keys and NodeIDs their seeds give', () => {
+    const random = createSeededRandom('l1sim')
+    expect(DEFAULT_NODE_STAKING_KEYS).toHaveLength(DEFAULT_NODE_BLS_KEYS.length)
+    for (let i = 0; i < DEFAULT_NODE_STAKING_KEYS.length; i++) {
+      const seed = random.derive(`node/${i}`)
+      const [known, stakingPublicKey, nodeIdBytes, nodeId] = DEFAULT_NODE_STAKING_KEYS[i]!
+      expect(bytesToHex(seed)).toBe(`0x${known}`)
+      const node = createNodeIdentity(seed)
+      // from the staking private key, which is derived (not known in advance), with noble directly
+      const publicKey = secp256k1.getPublicKey(node.stakingPrivateKey, true)
+      expect(bytesToHex(publicKey)).toBe(`0x${stakingPublicKey}`)
+      expect(bytesToHex(shortIdFromPublicKey(publicKey))).toBe(`0x${nodeIdBytes}`)
+      expect(parseNodeId(nodeId)).toEqual(hexToBytes(`0x${nodeIdBytes}`))
+      expect([bytesToHex(node.stakingPublicKey), bytesToHex(node.nodeIdBytes), node.nodeId]).toEqual([`0x${stakingPublicKey}`, `0x${nodeIdBytes}`, nodeId])
     }
   })
 

@@ -1,6 +1,5 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { ripemd160 } from '@noble/hashes/legacy.js'
-import { sha256 } from '../../core/sha256.js'
+import { ripemd160, sha256 } from '../../core/sha256.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { cb58Encode } from '../../core/cb58.js'
 import { bytesToHex, type Hex } from '../../core/hex.js'
