@@ -19,3 +19,10 @@ export const DEFAULT_NODE_STAKING_KEYS: readonly (readonly [seed: string, stakin
   ['5d691a7d0fb327dcb105a634c09a7b8734eebf00b427423daa2ac85f47d423d6', '0242c7b1d231cec8650bf354c71825c997a714e1dad16dd621dc4b5d8ac1c6b124', 'dc0b26b38ee3756a12fe265347868ffc65343cbb', 'NodeID-M4V211G2aDEyDjr7C7pm9NTbLupoesCTX'],
   ['444a2b46364c39d1b85356f541910c9fd60f5a62f3b6c38e0ba0032e6ee8c60c', '032c1dea5a98ad755573139523b629e2027c6296d8f533250ffc95c04df9a241ba', '62421e51319eed9dc38eef9fb7db263d63804505', 'NodeID-9xYRniThdpSf7kcVM3ofcFLjhurVHMq89'],
 ]
+
+/**
+ * The built-in ICM relayer's account on the default seed (its key is `derive('icm-relayer')` of the
+ * seed `l1sim`, `src/network/relayer.ts`): every start names its address in the banner, which took
+ * libsecp256k1's load for one public key. Private key hex, lower-case address.
+ */
+export const DEFAULT_RELAYER_ACCOUNT = ['5b3fdc380ffcf5723ce4f76369b6395a9e8f6a18e61f7f0253d06b6bf5443cb1', '0x544d3b3193c7a7c1ab6e9df4cb4acd7edcb626a6'] as const

@@ -1,6 +1,7 @@
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToNumberBE } from '@noble/curves/utils.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
 import { createHmac, pbkdf2Sync } from 'node:crypto'
@@ -13,6 +14,7 @@ import {
   BLS_POP_DST,
   BLS_SIGNATURE_DST,
   DEFAULT_MNEMONIC,
+  addressOfPrivateKey,
   blsSign,
   blsVerify,
   createNodeIdentity,
@@ -21,7 +23,7 @@ import {
 } from '../../src/core/keys.js'
 import { createSeededRandom } from '../../src/core/random.js'
 import { DEFAULT_NODE_BLS_KEYS } from '../../src/core/blsDefaults.js'
-import { DEFAULT_NODE_STAKING_KEYS } from '../../src/core/nodeDefaults.js'
+import { DEFAULT_NODE_STAKING_KEYS, DEFAULT_RELAYER_ACCOUNT } from '../../src/core/nodeDefaults.js'
 import { DEFAULT_DEV_ACCOUNTS } from '../../src/core/devAccountDefaults.js'
 import { expectThrows } from '../helpers/expectThrows.js'
 
@@ -175,6 +177,13 @@ describe('createNodeIdentity', () => {
       expect(parseNodeId(nodeId)).toEqual(hexToBytes(`0x${nodeIdBytes}`))
       expect([bytesToHex(node.stakingPublicKey), bytesToHex(node.nodeIdBytes), node.nodeId]).toEqual([`0x${stakingPublicKey}`, `0x${nodeIdBytes}`, nodeId])
     }
+  })
+
+  it('the default network\'s relayer account (known in advance) is its seed\'s key and that key\'s address', () => {
+    const key = createSeededRandom('l1sim').derive('icm-relayer')
+    expect(bytesToHex(key)).toBe(`0x${DEFAULT_RELAYER_ACCOUNT[0]}`)
+    const address = bytesToHex(keccak_256(secp256k1.getPublicKey(key, false).subarray(1)).subarray(12))
+    expect([address, addressOfPrivateKey(key)]).toEqual([DEFAULT_RELAYER_ACCOUNT[1], DEFAULT_RELAYER_ACCOUNT[1]])
   })
 
   it('has a valid BLS key and a PoP that verifies with noble under the PoP DST only', () => {
