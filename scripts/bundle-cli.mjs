@@ -67,6 +67,32 @@ const launcherImport = {
 }
 
 /**
+ * Each fastify instance (one per node) loads its schema compilers when it is created:
+ * @fastify/ajv-compiler (Ajv with its formats and the JSON Schema drafts) and
+ * @fastify/fast-json-stringify-compiler, ~5 ms of a cold start, though a start compiles no
+ * schema. In the bundle each instance makes its compiler selector on the first schema it
+ * compiles instead, from the same modules, so routes get the same validators and serializers.
+ */
+const lazyFastifyCompilers = {
+  name: 'lazy-fastify-compilers',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]schema-controller\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = [
+        "    const ValidatorSelector = require('@fastify/ajv-compiler')\n    compilersFactory.buildValidator = ValidatorSelector()\n",
+        "    const SerializerSelector = require('@fastify/fast-json-stringify-compiler')\n    compilersFactory.buildSerializer = SerializerSelector()\n",
+      ]
+      if (eager.some((code) => !source.includes(code))) throw new Error(`${args.path} no longer matches what lazy-fastify-compilers expects`)
+      const lazy = [
+        "    let validatorSelector\n    compilersFactory.buildValidator = (...args) => (validatorSelector ??= require('@fastify/ajv-compiler')())(...args)\n",
+        "    let serializerSelector\n    compilersFactory.buildSerializer = (...args) => (serializerSelector ??= require('@fastify/fast-json-stringify-compiler')())(...args)\n",
+      ]
+      return { contents: source.replace(eager[0], lazy[0]).replace(eager[1], lazy[1]), loader: 'js' }
+    })
+  },
+}
+
+/**
  * src/evm/ethereumjsInternals/sealing.ts finds the installed @ethereumjs packages' versions at load
  * by walking up to their package.json (~2 ms of a cold start, several file reads). In the bundle
  * the code that runs is the copy bundled here, so its version is known now: each call becomes
@@ -144,7 +170,7 @@ await build({
       "const __l1simImportMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
     ].join('\n'),
   },
-  plugins: [exposeInterpreter, lazyFastifyHttp2, launcherImport, pinnedVersions, lazyBigIntCache],
+  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyFastifyCompilers, launcherImport, pinnedVersions, lazyBigIntCache],
   logLevel: 'warning',
 })
 // The bundle is made ASCII: V8 then holds its source as a one-byte string (5 MB, where a few
