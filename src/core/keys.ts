@@ -250,23 +250,22 @@ const STAKING_KEY_INFO = utf8ToBytes('l1sim/node-staking-key/secp256k1')
  */
 export function createNodeIdentity(seed: Uint8Array): NodeIdentity {
   if (seed.length !== 32) throw new InvalidArgumentError(`node seed must be 32 bytes but got ${seed.length}`)
-  // HKDF-SHA256 with no salt; node's native hkdfSync, since noble's HMAC costs ~10 ms per node in
-  // a cold process (an empty salt is RFC 5869's default of zeros, so the bytes are the same).
-  const stakingPrivateKey = mapHashToField(
-    new Uint8Array(hkdfSync('sha256', seed, new Uint8Array(0), STAKING_KEY_INFO, 48)),
-    secp256k1.Point.Fn.ORDER,
-  )
   // The default network's nodes are known in advance (nodeDefaults.ts).
   const seedHex = Buffer.from(seed).toString('hex')
   const known = DEFAULT_NODE_STAKING_KEYS.find((row) => row[0] === seedHex)
-  const stakingPublicKey = known ? hexToBytes(`0x${known[1]}`) : compressPublicKey(secp256k1PublicKey(stakingPrivateKey))
-  const nodeIdBytes = known ? hexToBytes(`0x${known[2]}`) : shortIdFromPublicKey(stakingPublicKey)
+  // HKDF-SHA256 with no salt; node's native hkdfSync, since noble's HMAC costs ~10 ms per node in
+  // a cold process (an empty salt is RFC 5869's default of zeros, so the bytes are the same).
+  const stakingPrivateKey = known
+    ? hexToBytes(`0x${known[1]}`)
+    : mapHashToField(new Uint8Array(hkdfSync('sha256', seed, new Uint8Array(0), STAKING_KEY_INFO, 48)), secp256k1.Point.Fn.ORDER)
+  const stakingPublicKey = known ? hexToBytes(`0x${known[2]}`) : compressPublicKey(secp256k1PublicKey(stakingPrivateKey))
+  const nodeIdBytes = known ? hexToBytes(`0x${known[3]}`) : shortIdFromPublicKey(stakingPublicKey)
   const blsSeed = seed.slice()
   const bls = blsMemoOf(blsSeed)
   const blsSecretKey = () => (bls.secretKey ??= blsKeyGen(blsSeed))
   const blsPublicKey = () => (bls.publicKey ??= blsPublicKeyOf(blsSecretKey()))
   return {
-    nodeId: known ? known[3] : nodeIdToString(nodeIdBytes),
+    nodeId: known ? known[4] : nodeIdToString(nodeIdBytes),
     nodeIdBytes,
     stakingPrivateKey,
     stakingPublicKey,

@@ -1,10 +1,11 @@
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { mapHashToField } from '@noble/curves/abstract/modular.js'
 import { bytesToNumberBE } from '@noble/curves/utils.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
-import { createHmac, pbkdf2Sync } from 'node:crypto'
+import { createHmac, hkdfSync, pbkdf2Sync } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { shortIdFromPublicKey } from '../../src/core/address.js'
 import { InvalidArgumentError } from '../../src/core/errors.js'
@@ -167,15 +168,17 @@ describe('createNodeIdentity', () => {
     expect(DEFAULT_NODE_STAKING_KEYS).toHaveLength(DEFAULT_NODE_BLS_KEYS.length)
     for (let i = 0; i < DEFAULT_NODE_STAKING_KEYS.length; i++) {
       const seed = random.derive(`node/${i}`)
-      const [known, stakingPublicKey, nodeIdBytes, nodeId] = DEFAULT_NODE_STAKING_KEYS[i]!
+      const [known, stakingPrivateKey, stakingPublicKey, nodeIdBytes, nodeId] = DEFAULT_NODE_STAKING_KEYS[i]!
       expect(bytesToHex(seed)).toBe(`0x${known}`)
       const node = createNodeIdentity(seed)
-      // from the staking private key, which is derived (not known in advance), with noble directly
-      const publicKey = secp256k1.getPublicKey(node.stakingPrivateKey, true)
+      // derived here as createNodeIdentity derives any other seed's: HKDF-SHA256, then noble
+      const privateKey = mapHashToField(new Uint8Array(hkdfSync('sha256', seed, new Uint8Array(0), 'l1sim/node-staking-key/secp256k1', 48)), secp256k1.Point.Fn.ORDER)
+      expect(bytesToHex(privateKey)).toBe(`0x${stakingPrivateKey}`)
+      const publicKey = secp256k1.getPublicKey(privateKey, true)
       expect(bytesToHex(publicKey)).toBe(`0x${stakingPublicKey}`)
       expect(bytesToHex(shortIdFromPublicKey(publicKey))).toBe(`0x${nodeIdBytes}`)
       expect(parseNodeId(nodeId)).toEqual(hexToBytes(`0x${nodeIdBytes}`))
-      expect([bytesToHex(node.stakingPublicKey), bytesToHex(node.nodeIdBytes), node.nodeId]).toEqual([`0x${stakingPublicKey}`, `0x${nodeIdBytes}`, nodeId])
+      expect([bytesToHex(node.stakingPrivateKey), bytesToHex(node.stakingPublicKey), bytesToHex(node.nodeIdBytes), node.nodeId]).toEqual([`0x${stakingPrivateKey}`, `0x${stakingPublicKey}`, `0x${nodeIdBytes}`, nodeId])
     }
   })
 
