@@ -93,6 +93,31 @@ const lazyFastifyCompilers = {
 }
 
 /**
+ * fastify's plugin-utils.js requires semver when it loads (~1 ms of a cold start: semver compiles
+ * its regular expressions at load) for the version check of a plugin that names the fastify it
+ * needs, which runs when the routes are built. In the bundle semver loads at that first check.
+ */
+const lazyFastifySemver = {
+  name: 'lazy-fastify-semver',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]plugin-utils\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = "const semver = require('semver')\n"
+      const used = new Set([...source.matchAll(/\bsemver\.(\w+)/g)].map((m) => m[1]))
+      if (!source.includes(eager) || [...used].some((name) => !['gt', 'coerce', 'satisfies'].includes(name)))
+        throw new Error(`${args.path} no longer matches what lazy-fastify-semver expects (uses semver.${[...used].join(', semver.')})`)
+      const lazy = [
+        'let semverModule',
+        "const loadSemver = () => (semverModule ??= require('semver'))",
+        'const semver = { gt: (...args) => loadSemver().gt(...args), coerce: (...args) => loadSemver().coerce(...args), satisfies: (...args) => loadSemver().satisfies(...args) }',
+        '',
+      ].join('\n')
+      return { contents: source.replace(eager, lazy), loader: 'js' }
+    })
+  },
+}
+
+/**
  * src/evm/ethereumjsInternals/sealing.ts finds the installed @ethereumjs packages' versions at load
  * by walking up to their package.json (~2 ms of a cold start, several file reads). In the bundle
  * the code that runs is the copy bundled here, so its version is known now: each call becomes
@@ -170,7 +195,7 @@ await build({
       "const __l1simImportMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
     ].join('\n'),
   },
-  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyFastifyCompilers, launcherImport, pinnedVersions, lazyBigIntCache],
+  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
   logLevel: 'warning',
 })
 // The bundle is made ASCII: V8 then holds its source as a one-byte string (5 MB, where a few
