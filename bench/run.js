@@ -224,19 +224,19 @@ if (external) {
   CHAIN_ID = Number(await rpc('eth_chainId'))
   await run('http_', true)
 } else {
-  // The first start after a build compiles the bundle and writes its code cache
-  // (scripts/launcher.mjs); every later start, which is what `coldStartMs` measures, reads it.
+  // Cold start as the peer bench's W1 measures it (bench/coldStart.js): plain `node` on the bin,
+  // eth_chainId polled every 5 ms, the median of 5 starts, with the default scenario and without
+  // one. The first start after a build compiles the bundle and writes its code cache
+  // (scripts/launcher.mjs); the timed ones read it.
   {
-    const first = await startServer()
-    rpcUrl = `${first.url}/ext/bc/C/rpc`
-    await rpc('eth_chainId')
-    results.firstStartAfterBuildMs = +(now() - first.t0).toFixed(1)
-    await stopServer(first.child)
+    const { coldStartBench } = await import('./coldStart.js')
+    const withScenario = await coldStartBench()
+    results.firstStartAfterBuildMs = withScenario.first
+    results.coldStartMs = withScenario.median
+    results.coldStartNoScenarioMs = (await coldStartBench({ args: ['--no-scenario'] })).median
   }
-  const { child, url, t0 } = await startServer()
+  const { child, url } = await startServer()
   rpcUrl = `${url}/ext/bc/C/rpc`
-  await rpc('eth_chainId')
-  results.coldStartMs = +(now() - t0).toFixed(1)
   await run('http_', true)
   await nodeApis(url)
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
@@ -355,7 +355,10 @@ const targets = {
   ...indexerTargets,
   ...snapshotTargets,
   ...ethCallTargets,
-  coldStartMs: ['<', 600],
+  // Issue 17's goals as peer-bench ratios on this machine: ≤ 0.5× Hardhat (~310 ms) and, without the
+  // scenario, ≤ 2.5× Anvil (~32 ms).
+  coldStartMs: ['<=', 155],
+  coldStartNoScenarioMs: ['<=', 80],
   ...Object.fromEntries(['http_', 'inProcess_'].flatMap((p) => [
     [`${p}nativeTransfersPerSecSequential`, ['>=', 600]],
     [`${p}nativeTransfersPerSec16InFlight`, ['>=', 800]],

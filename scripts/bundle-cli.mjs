@@ -5,7 +5,10 @@
 // The bundle is a CommonJS script (dist/l1sim.bundle.cjs) rather than an ES module, so that the
 // bin, dist/l1sim.mjs (scripts/launcher.mjs), can run it with a V8 code cache (see there).
 import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { chmod, readFile, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { build } from 'esbuild'
 
 /**
@@ -63,6 +66,114 @@ const launcherImport = {
   },
 }
 
+/**
+ * Each fastify instance (one per node) loads its schema compilers when it is created:
+ * @fastify/ajv-compiler (Ajv with its formats and the JSON Schema drafts) and
+ * @fastify/fast-json-stringify-compiler, ~5 ms of a cold start, though a start compiles no
+ * schema. In the bundle each instance makes its compiler selector on the first schema it
+ * compiles instead, from the same modules, so routes get the same validators and serializers.
+ */
+const lazyFastifyCompilers = {
+  name: 'lazy-fastify-compilers',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]schema-controller\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = [
+        "    const ValidatorSelector = require('@fastify/ajv-compiler')\n    compilersFactory.buildValidator = ValidatorSelector()\n",
+        "    const SerializerSelector = require('@fastify/fast-json-stringify-compiler')\n    compilersFactory.buildSerializer = SerializerSelector()\n",
+      ]
+      if (eager.some((code) => !source.includes(code))) throw new Error(`${args.path} no longer matches what lazy-fastify-compilers expects`)
+      const lazy = [
+        "    let validatorSelector\n    compilersFactory.buildValidator = (...args) => (validatorSelector ??= require('@fastify/ajv-compiler')())(...args)\n",
+        "    let serializerSelector\n    compilersFactory.buildSerializer = (...args) => (serializerSelector ??= require('@fastify/fast-json-stringify-compiler')())(...args)\n",
+      ]
+      return { contents: source.replace(eager[0], lazy[0]).replace(eager[1], lazy[1]), loader: 'js' }
+    })
+  },
+}
+
+/**
+ * fastify's plugin-utils.js requires semver when it loads (~1 ms of a cold start: semver compiles
+ * its regular expressions at load) for the version check of a plugin that names the fastify it
+ * needs, which runs when the routes are built. In the bundle semver loads at that first check.
+ */
+const lazyFastifySemver = {
+  name: 'lazy-fastify-semver',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]plugin-utils\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = "const semver = require('semver')\n"
+      const used = new Set([...source.matchAll(/\bsemver\.(\w+)/g)].map((m) => m[1]))
+      if (!source.includes(eager) || [...used].some((name) => !['gt', 'coerce', 'satisfies'].includes(name)))
+        throw new Error(`${args.path} no longer matches what lazy-fastify-semver expects (uses semver.${[...used].join(', semver.')})`)
+      const lazy = [
+        'let semverModule',
+        "const loadSemver = () => (semverModule ??= require('semver'))",
+        'const semver = { gt: (...args) => loadSemver().gt(...args), coerce: (...args) => loadSemver().coerce(...args), satisfies: (...args) => loadSemver().satisfies(...args) }',
+        '',
+      ].join('\n')
+      return { contents: source.replace(eager, lazy), loader: 'js' }
+    })
+  },
+}
+
+/**
+ * src/evm/ethereumjsInternals/sealing.ts finds the installed @ethereumjs packages' versions at load
+ * by walking up to their package.json (~2 ms of a cold start, several file reads). In the bundle
+ * the code that runs is the copy bundled here, so its version is known now: each call becomes
+ * the version of the package esbuild resolves from the same file (the same walk, done once).
+ */
+const pinnedVersions = {
+  name: 'pinned-ethereumjs-versions',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]evm[\\/]ethereumjsInternals[\\/]sealing\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const calls = [...source.matchAll(/installedVersion\('([^']+)'\)/g)]
+      if (calls.length === 0) throw new Error(`${args.path} no longer calls installedVersion('<package>'): update pinned-ethereumjs-versions`)
+      const require = createRequire(args.path)
+      const versionOf = (name) => {
+        for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
+          const file = join(dir, 'package.json')
+          if (!existsSync(file)) continue
+          const json = JSON.parse(readFileSync(file, 'utf8'))
+          if (json.name === name) return json.version
+        }
+        throw new Error(`no package.json of ${name} above ${require.resolve(name)}`)
+      }
+      return { contents: source.replace(/installedVersion\('([^']+)'\)/g, (_, name) => JSON.stringify(versionOf(name))), loader: 'js' }
+    })
+  },
+}
+
+/**
+ * @ethereumjs/util's bytes.js makes a BigInt for each of 0…65535 when it loads (for
+ * `bytesToBigInt` of one- and two-byte inputs): ~4 ms of a cold start, and 65,536 objects the
+ * start's scavenges copy and promote. In the bundle each is made on its first use instead; the
+ * values returned are the same. The build fails if the source no longer has that shape.
+ */
+const lazyBigIntCache = {
+  name: 'lazy-ethereumjs-bigint-cache',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = 'const BIGINT_CACHE = [];\nfor (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}\n'
+      const uses = ['return BIGINT_CACHE[bytes[0]];', 'return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];']
+      if (!source.includes(eager) || uses.some((use) => !source.includes(use)) || source.split('BIGINT_CACHE').length !== 5)
+        throw new Error(`${args.path} no longer matches what lazy-ethereumjs-bigint-cache expects`)
+      const lazy = [
+        '// Filled on first use (scripts/bundle-cli.mjs): holes, not 65,536 BigInts made at load.',
+        'const BIGINT_CACHE = new Array(256 * 256);',
+        'const cachedBigInt = (i) => BIGINT_CACHE[i] ?? (BIGINT_CACHE[i] = BigInt(i));',
+        '',
+      ].join('\n')
+      return {
+        contents: source.replace(eager, lazy).replace(uses[0], 'return cachedBigInt(bytes[0]);').replace(uses[1], 'return cachedBigInt(bytes[0] * 256 + bytes[1]);'),
+        loader: 'js',
+      }
+    })
+  },
+}
+
 await build({
   entryPoints: ['dist/cli.js'],
   outfile: 'dist/l1sim.bundle.cjs',
@@ -84,7 +195,7 @@ await build({
       "const __l1simImportMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
     ].join('\n'),
   },
-  plugins: [exposeInterpreter, lazyFastifyHttp2, launcherImport],
+  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
   logLevel: 'warning',
 })
 // The bundle is made ASCII: V8 then holds its source as a one-byte string (5 MB, where a few

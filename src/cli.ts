@@ -9,15 +9,14 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_HOST, DEFAULT_PORT } from './api/server.js'
 import { BaseError, InvalidArgumentError } from './core/errors.js'
-import { startDevnet, type Devnet, type DevnetOptions } from './index.js'
+import { startDevnet, type Devnet, type DevnetOptions } from './devnet.js'
 import { L1ConfigError } from './network/l1.js'
-import { ScenarioValidationError } from './scenario/index.js'
-import { checkSnapshotTarget, SnapshotFileError } from './snapshot/index.js'
+import { ScenarioValidationError } from './scenario/errors.js'
+import { SnapshotFileError } from './snapshot/errors.js'
+import { checkSnapshotTarget } from './snapshot/format.js'
 import { banner } from './cli/banner.js'
-import { parseCommandLine, type CommandLine } from './cli/commandLine.js'
+import { DEFAULT_URL, parseCommandLine, type CommandLine } from './cli/commandLine.js'
 import { createProgressReporter, type ProgressOutput } from './cli/progress.js'
-import { runCommand } from './cli/runCommand.js'
-import { DEFAULT_URL, snapshotInspect, snapshotSave } from './cli/snapshotCommands.js'
 
 type Output = { write(text: string): unknown }
 
@@ -144,12 +143,19 @@ export async function runCli(argv: string[], io: CliIO = {}): Promise<CliResult>
     return { exitCode: 0 }
   }
   switch (line.command) {
-    case 'run':
+    // The commands other than `start` load their code when run: a start does not wait for it.
+    case 'run': {
+      const { runCommand } = await import('./cli/runCommand.js')
       return { exitCode: await runCommand(line.args[0]!, stdout, stderr) }
-    case 'snapshot save':
+    }
+    case 'snapshot save': {
+      const { snapshotSave } = await import('./cli/snapshotCommands.js')
       return { exitCode: await snapshotSave(line.args[0]!, line.url ?? DEFAULT_URL, stdout, stderr) }
-    case 'snapshot inspect':
+    }
+    case 'snapshot inspect': {
+      const { snapshotInspect } = await import('./cli/snapshotCommands.js')
       return { exitCode: await snapshotInspect(line.args[0]!, stdout, stderr) }
+    }
     case 'snapshot load':
       return start({ ...line, snapshot: line.args[0]! }, io, stdout, stderr)
     case 'start':

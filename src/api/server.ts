@@ -5,22 +5,10 @@
  * then CORS (`cors.ts`, rs/cors with the allowed origins), then the Host filter
  * (`allowedHosts.ts`), then the router, whose misses are Go's `404 page not found`.
  */
-import fastifyWebsocket from '@fastify/websocket'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify'
 import { resolve } from 'node:path'
 import type { Network } from '../network/network.js'
 import type { SimNode } from '../network/node.js'
-import { aggregatorRoutes } from './routes/aggregator.js'
-import { RELAYER_PREFIX, relayerRoutes } from './routes/relayer.js'
-import { nodeRoutes } from './routes/node.js'
-import { dataRoutes, type DataRoutesOptions } from './routes/data/index.js'
-import { networkDataSource } from './routes/data/networkSource.js'
-import { evmDataRoutes } from './routes/data/evm/index.js'
-import { moreEvmDataRoutes } from './routes/data/evm/more.js'
-import { primaryDataRoutes } from './routes/data/primary/index.js'
-import { primaryTxRoutes } from './routes/data/primary/utxosAndTxs.js'
-import { signatureAggregatorDataRoutes } from './routes/data/signatureAggregator.js'
-import { icmDataRoutes } from './routes/data/icm/index.js'
 import type { EthContext } from '../rpc/context.js'
 import type { RpcMethod } from '../rpc/dispatcher.js'
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http'
@@ -29,7 +17,7 @@ import { ETH_MAX_REQUEST_BYTES } from '../rpc/dispatcher.js'
 import { createHostFilter, DEFAULT_ALLOWED_HOSTS, INVALID_HOST } from './allowedHosts.js'
 import { createCorsPolicy, DEFAULT_ALLOWED_ORIGINS } from './cors.js'
 import { createFastRpcHandler } from './fastRpc.js'
-import { createEvmDispatcher, evmRoutes, sendGoError, WS_MAX_MESSAGE_BYTES } from './routes/evm.js'
+import { createEvmDispatcher, sendGoError } from './routes/evm.js'
 
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_PORT = 9650
@@ -196,28 +184,14 @@ export function createServer(options: ServerOptions): L1simServer {
   })
   app.setNotFoundHandler((_request, reply) => sendGoError(reply, 404, '404 page not found\n'))
 
-  app.register(fastifyWebsocket, {
-    options: { maxPayload: WS_MAX_MESSAGE_BYTES },
-    // A node going down drops its sockets; waiting for close handshakes would keep the process alive.
-    preClose(done) {
-      for (const client of this.websocketServer.clients) client.terminate()
-      this.websocketServer.close(() => done())
-    },
-  })
-  app.register(evmRoutes, { network, dispatcher, allowsOrigin: cors.allowsOrigin })
-  app.register(nodeRoutes, { network, node, apiSimEnabled: access.apiSimEnabled, snapshotDir: access.snapshotDir })
-  // icm-services' signature-aggregator API, at the path it serves on its own port.
-  app.register(aggregatorRoutes, { network })
-  // icm-relayer's API for the built-in relayer, under a prefix (its own port serves it at the root).
-  app.register(relayerRoutes, { network, prefix: RELAYER_PREFIX })
-  // The /v1 data API, fed by the network's indexers (shared by every node's server).
-  app.register(dataRoutes, networkDataRoutes(network))
+  // The route plugins load when the routes are built (see routes/index.ts), from a plugin that
+  // skips fastify's encapsulation (as fastify-plugin marks one), so they register as the server's own.
+  const routes: FastifyPluginAsync = async (instance) => {
+    const { registerServerRoutes } = await import('./routes/index.js')
+    registerServerRoutes(instance, { network, node, dispatcher, allowsOrigin: cors.allowsOrigin, apiSimEnabled: access.apiSimEnabled, snapshotDir: access.snapshotDir })
+  }
+  app.register(Object.assign(routes, { [Symbol.for('skip-override')]: true }))
   return app as unknown as L1simServer
-}
-
-/** The /v1 data API of a network, as every node's server and the data API's own port register it (same budgets, same page-token key). */
-export function networkDataRoutes(network: Network): DataRoutesOptions {
-  return { source: networkDataSource(network), network, routes: [evmDataRoutes(network), moreEvmDataRoutes(network), primaryDataRoutes(network), primaryTxRoutes(network), icmDataRoutes(network), signatureAggregatorDataRoutes(network)] }
 }
 
 /** `/ext/<path>` as the node's router maps it (`/ext/C/rpc` → `/ext/bc/<C id>/rpc`); other URLs unchanged. */

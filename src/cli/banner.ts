@@ -4,7 +4,7 @@
  * running network, so a scenario's or a snapshot's settings show as they are.
  */
 import { DEFAULT_DERIVATION_PATH, DEFAULT_MNEMONIC } from '../core/keys.js'
-import type { Devnet } from '../index.js'
+import type { Devnet } from '../devnet.js'
 import type { RelayerMode } from '../network/relayer.js'
 
 export type BannerSource = { scenario?: string; snapshot?: string }

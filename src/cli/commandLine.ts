@@ -8,12 +8,15 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_HOST, DEFAULT_PORT, type HttpAccessOptions } from '../api/server.js'
 import { BaseError } from '../core/errors.js'
 import type { MiningMode } from '../evm/chain.js'
-import type { DevnetOptions } from '../index.js'
+import type { DevnetOptions } from '../devnet.js'
 import type { L1Options } from '../network/l1.js'
 import { formatLogLevel, parseLogLevel, type LogLevelName } from '../network/logging.js'
 import type { NodeOptions } from '../network/node.js'
 import { NETWORK_PRESETS, type NetworkPresetName } from '../network/presets.js'
 import { parseRelayerMode } from '../network/relayer.js'
+
+/** The server `snapshot save` asks when given no `--url`: node 0 at the default address. */
+export const DEFAULT_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`
 
 /** A bad command line: reported with the usage hint and exit code 2. */
 export class UsageError extends BaseError {

@@ -3,13 +3,10 @@
  * `sim.saveSnapshot`) and `l1sim snapshot inspect <file>` (what a snapshot file holds, without
  * loading it). `snapshot load` is `start --snapshot` and lives with `start`.
  */
-import { DEFAULT_HOST, DEFAULT_PORT } from '../api/server.js'
 import { BaseError } from '../core/errors.js'
 import { inspectSnapshot, type SnapshotInfo } from '../snapshot/index.js'
 
 type Output = { write(text: string): unknown }
-
-export const DEFAULT_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`
 
 /**
  * Exit code 1 when the server cannot be reached or refuses. The path is sent as given: the server

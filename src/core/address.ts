@@ -1,6 +1,5 @@
 import { bech32, bech32m } from '@scure/base'
-import { ripemd160 } from '@noble/hashes/legacy.js'
-import { sha256 } from './sha256.js'
+import { ripemd160, sha256 } from './sha256.js'
 import { DecodeError, InvalidArgumentError } from './errors.js'
 
 /**

@@ -1,6 +1,5 @@
 import { sha256 } from './sha256.js'
 import { concatBytes } from '@noble/hashes/utils.js'
-import bs58 from 'bs58'
 import { DecodeError } from './errors.js'
 
 /**
@@ -17,9 +16,53 @@ function checksum(bytes: Uint8Array): Uint8Array {
   return sha256(bytes).subarray(32 - CHECKSUM_LENGTH)
 }
 
+/** Nine base58 digits: the most that fit a double exactly (58^9 < 2^53). */
+const CHUNK_DIGITS = 9
+const CHUNK = 58n ** BigInt(CHUNK_DIGITS)
+
+/**
+ * Base58 with the Bitcoin alphabet, leading zero bytes as `1`s (mr-tron's and the `bs58`
+ * package's text), through one BigInt and nine digits per division, where bs58's byte-by-byte
+ * carry loop runs thousands of interpreted iterations per id in a cold process (~5 ms of a start's
+ * ids). `test/core/cb58.test.ts` compares the two.
+ */
+function base58Encode(bytes: Uint8Array): string {
+  let zeros = 0
+  while (zeros < bytes.length && bytes[zeros] === 0) zeros++
+  let n = zeros === bytes.length ? 0n : BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`)
+  let digits = ''
+  while (n > 0n) {
+    let chunk = Number(n % CHUNK)
+    n /= CHUNK
+    // A lower chunk keeps its zero digits; the top one stops at its last non-zero digit.
+    for (let k = 0; k < CHUNK_DIGITS && (n > 0n || chunk > 0); k++) {
+      digits = ALPHABET[chunk % 58]! + digits
+      chunk = Math.floor(chunk / 58)
+    }
+  }
+  return '1'.repeat(zeros) + digits
+}
+
+/** The inverse of {@link base58Encode}, for a string of base58 digits only (see {@link assertBase58}). */
+function base58Decode(str: string): Uint8Array {
+  let zeros = 0
+  while (zeros < str.length && str[zeros] === '1') zeros++
+  let n = 0n
+  for (let i = zeros; i < str.length; i += CHUNK_DIGITS) {
+    const end = Math.min(i + CHUNK_DIGITS, str.length)
+    let chunk = 0
+    for (let j = i; j < end; j++) chunk = chunk * 58 + ALPHABET.indexOf(str[j]!)
+    n = n * (end - i === CHUNK_DIGITS ? CHUNK : 58n ** BigInt(end - i)) + BigInt(chunk)
+  }
+  const hex = n === 0n ? '' : n.toString(16)
+  const out = new Uint8Array(zeros + Math.ceil(hex.length / 2))
+  out.set(Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex'), zeros)
+  return out
+}
+
 /** Encodes bytes (any length, empty included) as cb58: `cb58Encode(new Uint8Array())` is `45PJLL`. */
 export function cb58Encode(bytes: Uint8Array): string {
-  return bs58.encode(concatBytes(bytes, checksum(bytes)))
+  return base58Encode(concatBytes(bytes, checksum(bytes)))
 }
 
 /**
@@ -64,7 +107,7 @@ function assertBase58(str: string): void {
  */
 export function cb58Decode(str: string, expectedLength?: number): Uint8Array {
   assertBase58(str)
-  const decoded = bs58.decode(str)
+  const decoded = base58Decode(str)
   if (decoded.length < CHECKSUM_LENGTH) throw new DecodeError('input string is smaller than the checksum size')
   const payload = decoded.subarray(0, decoded.length - CHECKSUM_LENGTH)
   const actual = decoded.subarray(decoded.length - CHECKSUM_LENGTH)

@@ -16,6 +16,7 @@ import { bytesToHex, hexToBytes, type Hex } from './hex.js'
 import { nodeIdToString } from './ids.js'
 import { nativeKeccak256, nativeSecp256k1 } from './native.js'
 import { DEFAULT_NODE_BLS_KEYS } from './blsDefaults.js'
+import { DEFAULT_NODE_STAKING_KEYS, DEFAULT_RELAYER_ACCOUNT } from './nodeDefaults.js'
 import { DEFAULT_DEV_ACCOUNTS } from './devAccountDefaults.js'
 
 /**
@@ -174,7 +175,8 @@ function hmacSha512(key: Uint8Array, data: Uint8Array): Uint8Array {
  * (a few µs), otherwise by node's ECDH (about half a millisecond each, OpenSSL's generic curve code).
  */
 function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
-  if (nativeSecp256k1) return nativeSecp256k1.publicKeyCreate(privateKey, false)
+  const native = nativeSecp256k1()
+  if (native) return native.publicKeyCreate(privateKey, false)
   const ecdh = createECDH('secp256k1')
   ecdh.setPrivateKey(privateKey)
   const key = ecdh.getPublicKey()
@@ -187,6 +189,7 @@ function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
  * tables (~45 ms of a cold start, for the relayer's account).
  */
 export function addressOfPrivateKey(privateKey: Uint8Array): Hex {
+  if (Buffer.from(privateKey).toString('hex') === DEFAULT_RELAYER_ACCOUNT[0]) return DEFAULT_RELAYER_ACCOUNT[1]
   return bytesToHex(keccak(secp256k1PublicKey(privateKey).subarray(1)).subarray(12))
 }
 
@@ -247,20 +250,22 @@ const STAKING_KEY_INFO = utf8ToBytes('l1sim/node-staking-key/secp256k1')
  */
 export function createNodeIdentity(seed: Uint8Array): NodeIdentity {
   if (seed.length !== 32) throw new InvalidArgumentError(`node seed must be 32 bytes but got ${seed.length}`)
+  // The default network's nodes are known in advance (nodeDefaults.ts).
+  const seedHex = Buffer.from(seed).toString('hex')
+  const known = DEFAULT_NODE_STAKING_KEYS.find((row) => row[0] === seedHex)
   // HKDF-SHA256 with no salt; node's native hkdfSync, since noble's HMAC costs ~10 ms per node in
   // a cold process (an empty salt is RFC 5869's default of zeros, so the bytes are the same).
-  const stakingPrivateKey = mapHashToField(
-    new Uint8Array(hkdfSync('sha256', seed, new Uint8Array(0), STAKING_KEY_INFO, 48)),
-    secp256k1.Point.Fn.ORDER,
-  )
-  const stakingPublicKey = compressPublicKey(secp256k1PublicKey(stakingPrivateKey))
-  const nodeIdBytes = shortIdFromPublicKey(stakingPublicKey)
+  const stakingPrivateKey = known
+    ? hexToBytes(`0x${known[1]}`)
+    : mapHashToField(new Uint8Array(hkdfSync('sha256', seed, new Uint8Array(0), STAKING_KEY_INFO, 48)), secp256k1.Point.Fn.ORDER)
+  const stakingPublicKey = known ? hexToBytes(`0x${known[2]}`) : compressPublicKey(secp256k1PublicKey(stakingPrivateKey))
+  const nodeIdBytes = known ? hexToBytes(`0x${known[3]}`) : shortIdFromPublicKey(stakingPublicKey)
   const blsSeed = seed.slice()
   const bls = blsMemoOf(blsSeed)
   const blsSecretKey = () => (bls.secretKey ??= blsKeyGen(blsSeed))
   const blsPublicKey = () => (bls.publicKey ??= blsPublicKeyOf(blsSecretKey()))
   return {
-    nodeId: nodeIdToString(nodeIdBytes),
+    nodeId: known ? known[4] : nodeIdToString(nodeIdBytes),
     nodeIdBytes,
     stakingPrivateKey,
     stakingPublicKey,

@@ -50,13 +50,20 @@ function loadKeccak(): ((data: Uint8Array) => Uint8Array) | undefined {
   }
 }
 
+let secp256k1Binding: NativeSecp256k1 | null | undefined
+
 /**
  * libsecp256k1: sender recovery in about 40 µs instead of a millisecond in pure JS, a public key
  * or a signature in µs, where node's ECDH takes about half a millisecond (OpenSSL's generic curve
  * code) and noble's first multiplication in a process 30–60 ms (JIT warm-up and its precomputed
- * tables).
+ * tables). Loaded on the first call: the binding builds its signing and verification tables when
+ * it loads (~8 ms), which a start that signs and recovers nothing (`l1sim start --no-scenario`)
+ * need not wait for. Undefined when it cannot load.
  */
-export const nativeSecp256k1: NativeSecp256k1 | undefined = loadSecp256k1()
+export function nativeSecp256k1(): NativeSecp256k1 | undefined {
+  if (secp256k1Binding === undefined) secp256k1Binding = loadSecp256k1() ?? null
+  return secp256k1Binding ?? undefined
+}
 
 /**
  * keccak256 through the `keccak` package's native sponge, one state reused call after call (a

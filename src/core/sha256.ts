@@ -1,3 +1,4 @@
+import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js'
 import * as crypto from 'node:crypto'
 
 /**
@@ -12,3 +13,24 @@ export function sha256(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 }
 
 const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer }).hash
+
+let nodeRipemd160: boolean | undefined
+
+/**
+ * ripemd160 of `bytes` (X/P addresses and NodeIDs hash a public key's sha256 with it), on node's
+ * native hash like {@link sha256}: `@noble/hashes`' runs interpreted in a cold process (~2–8 ms
+ * for a start's 25 keys). An OpenSSL built without RIPEMD-160 leaves noble's (same bytes).
+ */
+export function ripemd160(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  if (nodeRipemd160 !== false) {
+    try {
+      const digest = crypto.createHash('ripemd160').update(bytes).digest()
+      nodeRipemd160 = true
+      return new Uint8Array(digest)
+    } catch (error) {
+      if (nodeRipemd160 === true) throw error
+      nodeRipemd160 = false
+    }
+  }
+  return new Uint8Array(nobleRipemd160(bytes))
+}

@@ -1,5 +1,5 @@
 import type { CustomCrypto } from '@ethereumjs/common'
-import { calculateSigRecovery, concatBytes, setLengthLeft } from '@ethereumjs/util'
+import { calculateSigRecovery, concatBytes, ecrecover, setLengthLeft } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { nativeKeccak256, nativeSecp256k1 } from '../core/native.js'
 
@@ -10,16 +10,23 @@ import { nativeKeccak256, nativeSecp256k1 } from '../core/native.js'
  */
 const keccak256 = nativeKeccak256
 
-/** Whether the native secp256k1 and keccak bindings are in use (reported by the benchmark). */
-export const nativeCrypto = { secp256k1: nativeSecp256k1 !== undefined, keccak: keccak256 !== undefined }
+/** Whether the native secp256k1 and keccak bindings are in use (reported by the benchmark; asking loads secp256k1's). */
+export const nativeCrypto = {
+  get secp256k1() {
+    return nativeSecp256k1() !== undefined
+  },
+  keccak: keccak256 !== undefined,
+}
 
 export function createCustomCrypto(): CustomCrypto {
   const crypto: CustomCrypto = keccak256 ? { keccak256 } : {}
-  const native = nativeSecp256k1
-  if (!native) return crypto
+  // libsecp256k1 loads on the first signature or recovery (see src/core/native.ts), not with the
+  // chain; without it, what ethereumjs does with no custom function (noble).
   return {
     ...crypto,
     ecrecover(msgHash, v, r, s, chainId) {
+      const native = nativeSecp256k1()
+      if (!native) return ecrecover(msgHash, v, r, s, chainId)
       const recovery = calculateSigRecovery(v, chainId)
       if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value')
       const sig = concatBytes(setLengthLeft(r, 32), setLengthLeft(s, 32))
@@ -33,7 +40,8 @@ export function createCustomCrypto(): CustomCrypto {
      * goes to noble unchanged.
      */
     ecsign(message, secretKey, options) {
-      if (options?.extraEntropy !== false || options.format !== 'recovered' || options.prehash !== false || options.lowS === false)
+      const native = nativeSecp256k1()
+      if (!native || options?.extraEntropy !== false || options.format !== 'recovered' || options.prehash !== false || options.lowS === false)
         return secp256k1.sign(message, secretKey, options)
       const { signature, recid } = native.ecdsaSign(message, secretKey)
       // noble's `recovered` format: the recovery id, then r and s.

@@ -12,10 +12,18 @@ import { parseAddressedCall, type UnsignedMessage } from '../evm/warp/codec.js'
 import { GRANITE_WARP_GAS, packPredicate } from '../evm/warp/predicate.js'
 import { decodeTeleporterMessage, type TeleporterMessage } from '../evm/icm/messages.js'
 
-const ID_PARAMS = AbiParameters.from(['address, bytes32, bytes32, uint256'])
+// The ABI items are parsed (and their selectors hashed) on first use, not when the module loads:
+// ox's parser and keccak run interpreted in a cold process, ~1–2 ms of every start, and only a
+// relayer delivery needs them. Each is a constant once made.
+let idParams: ReturnType<typeof AbiParameters.from<readonly ['address, bytes32, bytes32, uint256']>> | undefined
+let receiveCrossChainMessage: AbiFunction.AbiFunction | undefined
+let messageReceived: AbiFunction.AbiFunction | undefined
 
-export const RECEIVE_CROSS_CHAIN_MESSAGE = AbiFunction.from('function receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress)')
-export const MESSAGE_RECEIVED = AbiFunction.from('function messageReceived(bytes32 messageID) view returns (bool)')
+/** The messenger's `receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress)`. */
+export const receiveCrossChainMessageAbi = (): AbiFunction.AbiFunction =>
+  (receiveCrossChainMessage ??= AbiFunction.from('function receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress)'))
+/** The messenger's `messageReceived(bytes32 messageID) view returns (bool)`. */
+export const messageReceivedAbi = (): AbiFunction.AbiFunction => (messageReceived ??= AbiFunction.from('function messageReceived(bytes32 messageID) view returns (bool)'))
 
 /** `MarkMessageReceiptGasCost`, `DecodeMessageGasCostPerByte`, `TeleporterOverheadGasCost` of icm-services' gas-utils. */
 const MARK_MESSAGE_RECEIPT_GAS = 2_500n
@@ -40,7 +48,7 @@ export function teleporterMessageOf(unsigned: UnsignedMessage, messenger: Hex): 
 /** `teleporterUtils.CalculateMessageID`. */
 export function teleporterMessageId(messenger: Hex, sourceBlockchainId: Uint8Array, destinationBlockchainId: Uint8Array, nonce: bigint): Hex {
   const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}` as Hex
-  return Hash.keccak256(AbiParameters.encode(ID_PARAMS, [messenger, hex(sourceBlockchainId), hex(destinationBlockchainId), nonce])) as Hex
+  return Hash.keccak256(AbiParameters.encode((idParams ??= AbiParameters.from(['address, bytes32, bytes32, uint256'])), [messenger, hex(sourceBlockchainId), hex(destinationBlockchainId), nonce])) as Hex
 }
 
 /**

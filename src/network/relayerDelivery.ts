@@ -19,7 +19,7 @@ import { packPredicateHex, WARP_ADDRESS } from '../evm/warp/predicate.js'
 import type { WarpRules } from '../evm/warpRules.js'
 import { AggregationError } from './aggregator.js'
 import type { TeleporterMessage } from '../evm/icm/messages.js'
-import { MESSAGE_RECEIVED, RECEIVE_CROSS_CHAIN_MESSAGE, receiveMessageGasLimit } from './icmMessages.js'
+import { messageReceivedAbi, receiveCrossChainMessageAbi, receiveMessageGasLimit } from './icmMessages.js'
 import type { Network } from './network.js'
 
 /** What the relayer knows of a message it is to deliver. */
@@ -95,7 +95,7 @@ export async function sendDelivery(network: Network, item: RelayItem, account: R
         gas,
         maxFeePerGas: feeCap,
         maxPriorityFeePerGas: tip,
-        data: hexBytes(AbiFunction.encodeData(RECEIVE_CROSS_CHAIN_MESSAGE, [0, account.rewardAddress])),
+        data: hexBytes(AbiFunction.encodeData(receiveCrossChainMessageAbi(), [0, account.rewardAddress])),
         accessList: [{ address: WARP_ADDRESS, storageKeys: packPredicateHex(signed) }],
       },
       new Map([[account.address, account.privateKey]]),
@@ -118,7 +118,7 @@ async function shouldNotSend(dest: EvmChain, item: RelayItem, account: RelayerAc
 
 /** The destination messenger's `messageReceived(messageID)`. */
 export async function messageReceived(dest: EvmChain, messenger: Hex, messageId: Hex): Promise<boolean> {
-  const result = await call(dest, { to: messenger, data: hexBytes(AbiFunction.encodeData(MESSAGE_RECEIVED, [messageId])) }, 'latest')
+  const result = await call(dest, { to: messenger, data: hexBytes(AbiFunction.encodeData(messageReceivedAbi(), [messageId])) }, 'latest')
   return result.success && result.returnValue.length === 32 && result.returnValue[31] === 1
 }
 

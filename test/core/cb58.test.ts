@@ -23,6 +23,18 @@ describe('cb58', () => {
     expect(cb58Decode(str)).toEqual(bytes)
   })
 
+  it('writes and reads base58 as the bs58 package does, leading zeros and long inputs included', () => {
+    // A fixed pseudo-random sequence (xorshift), so a failure is reproducible.
+    let x = 0x2545f491
+    const next = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x >>> 0)
+    for (let i = 0; i < 500; i++) {
+      const bytes = Uint8Array.from({ length: i % 70 }, (_, j) => (j < i % 4 ? 0 : next() % (i % 3 === 0 ? 3 : 256)))
+      const text = cb58Encode(bytes)
+      expect(text).toBe(bs58.encode(concatBytes(bytes, sha256(bytes).subarray(28))))
+      expect(cb58Decode(text)).toEqual(bytes)
+    }
+  })
+
   it('keeps leading zero bytes as 1s', () => {
     expect(cb58Decode('11111111111111111111111111111111LpoYY', 32)).toEqual(new Uint8Array(32))
   })

@@ -1,9 +1,11 @@
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { mapHashToField } from '@noble/curves/abstract/modular.js'
 import { bytesToNumberBE } from '@noble/curves/utils.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
-import { createHmac, pbkdf2Sync } from 'node:crypto'
+import { createHmac, hkdfSync, pbkdf2Sync } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { shortIdFromPublicKey } from '../../src/core/address.js'
 import { InvalidArgumentError } from '../../src/core/errors.js'
@@ -13,6 +15,7 @@ import {
   BLS_POP_DST,
   BLS_SIGNATURE_DST,
   DEFAULT_MNEMONIC,
+  addressOfPrivateKey,
   blsSign,
   blsVerify,
   createNodeIdentity,
@@ -21,6 +24,7 @@ import {
 } from '../../src/core/keys.js'
 import { createSeededRandom } from '../../src/core/random.js'
 import { DEFAULT_NODE_BLS_KEYS } from '../../src/core/blsDefaults.js'
+import { DEFAULT_NODE_STAKING_KEYS, DEFAULT_RELAYER_ACCOUNT } from '../../src/core/nodeDefaults.js'
 import { DEFAULT_DEV_ACCOUNTS } from '../../src/core/devAccountDefaults.js'
 import { expectThrows } from '../helpers/expectThrows.js'
 
@@ -157,6 +161,32 @@ describe('createNodeIdentity', () => {
       expect(bytesToHex(longSignatures.sign(longSignatures.hash(hexToBytes(`0x${publicKey}`), BLS_POP_DST), node.blsSecretKey).toBytes(true))).toBe(`0x${pop}`)
       expect([node.blsPublicKey, node.proofOfPossession]).toEqual([`0x${publicKey}`, `0x${pop}`])
     }
+  })
+
+  it('the default network\'s nodes (seed l1sim, known in advance) have the staking keys and NodeIDs their seeds give', () => {
+    const random = createSeededRandom('l1sim')
+    expect(DEFAULT_NODE_STAKING_KEYS).toHaveLength(DEFAULT_NODE_BLS_KEYS.length)
+    for (let i = 0; i < DEFAULT_NODE_STAKING_KEYS.length; i++) {
+      const seed = random.derive(`node/${i}`)
+      const [known, stakingPrivateKey, stakingPublicKey, nodeIdBytes, nodeId] = DEFAULT_NODE_STAKING_KEYS[i]!
+      expect(bytesToHex(seed)).toBe(`0x${known}`)
+      const node = createNodeIdentity(seed)
+      // derived here as createNodeIdentity derives any other seed's: HKDF-SHA256, then noble
+      const privateKey = mapHashToField(new Uint8Array(hkdfSync('sha256', seed, new Uint8Array(0), 'l1sim/node-staking-key/secp256k1', 48)), secp256k1.Point.Fn.ORDER)
+      expect(bytesToHex(privateKey)).toBe(`0x${stakingPrivateKey}`)
+      const publicKey = secp256k1.getPublicKey(privateKey, true)
+      expect(bytesToHex(publicKey)).toBe(`0x${stakingPublicKey}`)
+      expect(bytesToHex(shortIdFromPublicKey(publicKey))).toBe(`0x${nodeIdBytes}`)
+      expect(parseNodeId(nodeId)).toEqual(hexToBytes(`0x${nodeIdBytes}`))
+      expect([bytesToHex(node.stakingPrivateKey), bytesToHex(node.stakingPublicKey), bytesToHex(node.nodeIdBytes), node.nodeId]).toEqual([`0x${stakingPrivateKey}`, `0x${stakingPublicKey}`, `0x${nodeIdBytes}`, nodeId])
+    }
+  })
+
+  it('the default network\'s relayer account (known in advance) is its seed\'s key and that key\'s address', () => {
+    const key = createSeededRandom('l1sim').derive('icm-relayer')
+    expect(bytesToHex(key)).toBe(`0x${DEFAULT_RELAYER_ACCOUNT[0]}`)
+    const address = bytesToHex(keccak_256(secp256k1.getPublicKey(key, false).subarray(1)).subarray(12))
+    expect([address, addressOfPrivateKey(key)]).toEqual([DEFAULT_RELAYER_ACCOUNT[1], DEFAULT_RELAYER_ACCOUNT[1]])
   })
 
   it('has a valid BLS key and a PoP that verifies with noble under the PoP DST only', () => {

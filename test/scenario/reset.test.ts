@@ -6,7 +6,7 @@
 import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dataRoutes } from '../../src/api/routes/data/index.js'
-import { networkDataRoutes } from '../../src/api/server.js'
+import { networkDataRoutes } from '../../src/api/routes/index.js'
 import { formatAddress, hrpForNetworkId } from '../../src/core/address.js'
 import type { Network } from '../../src/network/network.js'
 import { createEIP1193Provider } from '../../src/rpc/provider.js'

@@ -1,6 +1,5 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { ripemd160 } from '@noble/hashes/legacy.js'
-import { sha256 } from '../../core/sha256.js'
+import { ripemd160, sha256 } from '../../core/sha256.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { cb58Encode } from '../../core/cb58.js'
 import { bytesToHex, type Hex } from '../../core/hex.js'
@@ -123,7 +122,8 @@ export function recoverPublicKey(hash: Uint8Array, sig: Uint8Array): Uint8Array 
   try {
     // libsecp256k1 when it loads: a recovery in ~40 µs where noble takes about a millisecond, and
     // every tx is verified twice (into the mempool, into its block). Same keys, same refusals.
-    if (nativeSecp256k1) return nativeSecp256k1.ecdsaRecover(sig.subarray(0, 64), v, hash, true)
+    const native = nativeSecp256k1()
+    if (native) return native.ecdsaRecover(sig.subarray(0, 64), v, hash, true)
     const recovered = new Uint8Array(65)
     recovered[0] = v
     recovered.set(sig.subarray(0, 64), 1)
@@ -146,9 +146,10 @@ export function pubKeyToEthAddress(compressed: Uint8Array): Uint8Array {
 
 /** `key.SignHash(hash)` → 65-byte `[r ‖ s ‖ v]`, low-s (RFC 6979, deterministic). */
 export function signHash(privateKey: Uint8Array, hash: Uint8Array): Uint8Array {
-  if (nativeSecp256k1) {
+  const native = nativeSecp256k1()
+  if (native) {
     // RFC 6979 and low s in both: the same bytes as noble's, in µs.
-    const { signature, recid } = nativeSecp256k1.ecdsaSign(hash, privateKey)
+    const { signature, recid } = native.ecdsaSign(hash, privateKey)
     const out = new Uint8Array(65)
     out.set(signature, 0)
     out[64] = recid
