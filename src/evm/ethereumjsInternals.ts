@@ -4,6 +4,8 @@
  * was read from:
  *   - `stateCaches.ts`: @ethereumjs/statemanager's caches, so reads are cached as clean (checked
  *     at creation: a moved field fails loudly at start);
+ *   - `cacheReset.ts`: the statemanager's LRU caches emptied entry by entry on a revert (the
+ *     stock clear costs the caches' capacity);
  *   - `sealing.ts`: @ethereumjs/vm's BlockBuilder (blocks sealed without per-transaction copies)
  *     and @ethereumjs/mpt's path walk and checkpoint commit (installed only on the version they
  *     were written against; otherwise the stock code runs).
@@ -12,6 +14,7 @@
  *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks).
  * Nothing else in `src/` imports these internals.
  */
+export { setStateRootEmptyingCaches } from './ethereumjsInternals/cacheReset.js'
 export { CleanReadStateManager, createStateManager } from './ethereumjsInternals/stateCaches.js'
 export * from './ethereumjsInternals/sealing.js'
 export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'
