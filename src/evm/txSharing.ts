@@ -1,9 +1,15 @@
 import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import type { Address } from '@ethereumjs/util'
+import { Address, bytesToHex } from '@ethereumjs/util'
+import type { Hex } from '../core/hex.js'
 
-/** Recipients remembered for sharing; past this many the memory is started afresh. */
+/** Recipients (and senders) remembered for sharing; past this many the memory is started afresh. */
 const RECIPIENTS = 1024
+
+/** A signed transaction's sender: one `Address` and one hex string per account, shared. */
+type Sender = { readonly address: Address; readonly hex: Hex }
+/** The transaction cache's entry {@link TxSharing.keepSender} adds. */
+type SenderCache = { senderPubKey?: Uint8Array; sender?: Sender }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] }
 
@@ -18,10 +24,63 @@ export class TxSharing {
   readonly #chainCommon: Common
   readonly #commons = new Map<string, Common>()
   readonly #noData = new Uint8Array(0)
+  /** The options each transaction keeps (`txOptions`), one object per shared `Common`. */
+  readonly #options = new WeakMap<Common, { common: Common; freeze: false }>()
   #recipients = new Map<string, Address>()
+  #senders = new Map<string, Sender>()
+  /**
+   * `getSenderAddress` of a transaction given {@link keepSender}: one function for all of them
+   * (a closure per transaction cost ~400 B for the chain's life).
+   */
+  readonly #senderAddress: (this: TypedTransaction) => Address
 
   constructor(chainCommon: Common) {
     this.#chainCommon = chainCommon
+    const sharing = this
+    this.#senderAddress = function (this: TypedTransaction) {
+      return sharing.#sender(this).address
+    }
+  }
+
+  /** Options to build a kept transaction with (unfrozen, see {@link freeze}), one object shared by every transaction on that `Common`. */
+  options(): { common: Common; freeze: false } {
+    const common = this.common()
+    let options = this.#options.get(common)
+    if (options === undefined) this.#options.set(common, (options = { common, freeze: false }))
+    return options
+  }
+
+  /**
+   * Makes a signed transaction (not frozen yet) keep its sender, derived once with the chain's
+   * keccak: ethereumjs hashes the recovered public key in JavaScript on every `getSenderAddress`
+   * (admission, then the block's run), a tenth of sender recovery's time. The sender's `Address`
+   * and hex are shared with its other transactions, and the 64-byte public key is let go once
+   * the address is known (`getSenderPublicKey` would recover it again).
+   */
+  keepSender<T extends TypedTransaction>(tx: T): T {
+    if (tx.common.customCrypto.keccak256 === undefined) return tx
+    Object.defineProperty(tx, 'getSenderAddress', { value: this.#senderAddress })
+    return tx
+  }
+
+  /** The lowercase hex of a transaction's sender (shared when {@link keepSender} was applied); throws on a bad signature. */
+  senderHex(tx: TypedTransaction): Hex {
+    return tx.getSenderAddress === this.#senderAddress ? this.#sender(tx).hex : (tx.getSenderAddress().toString() as Hex)
+  }
+
+  #sender(tx: TypedTransaction): Sender {
+    const cache = tx.cache as SenderCache
+    if (cache.sender !== undefined) return cache.sender
+    const hex = bytesToHex(tx.common.customCrypto.keccak256!(tx.getSenderPublicKey()).subarray(12)) as Hex
+    let sender = this.#senders.get(hex)
+    if (sender === undefined) {
+      if (this.#senders.size >= RECIPIENTS) this.#senders = new Map()
+      sender = { address: new Address(Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))), hex }
+      this.#senders.set(hex, sender)
+    }
+    cache.sender = sender
+    cache.senderPubKey = undefined
+    return sender
   }
 
   /**
