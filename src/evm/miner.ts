@@ -166,6 +166,7 @@ export class Miner {
     const transactions = block.transactions as TypedTransaction[]
     included.forEach(({ entry }, index) => {
       if (equalsBytes(transactions[index]!.hash(), entry.tx.hash())) transactions[index] = entry.tx
+      chain.txSharing.mined(entry.tx)
     })
     this.#sharing.seal(block, parent.block)
     const hash = flatHex(block.hash())
@@ -173,7 +174,7 @@ export class Miner {
     let logIndex = 0
     const txs: MinedTx[] = included.map(({ entry, result, innerCalls }, index) => {
       const r = receipts[index]!
-      const logs: LogEntry[] = r.logs.map(([address, topics, data]) => ({
+      const logs: LogEntry[] = r.logs.length === 0 ? (this.#sharing.noLogs as LogEntry[]) : r.logs.map(([address, topics, data]) => ({
         address: bytesToHex(address) as Hex,
         topics: topics.map((t) => bytesToHex(t) as Hex),
         data: bytesToHex(data) as Hex,

@@ -24,6 +24,9 @@ export class TxSharing {
   readonly #chainCommon: Common
   readonly #commons = new Map<string, Common>()
   readonly #noData = new Uint8Array(0)
+  readonly #noAccessList: [] = []
+  /** Each transaction type's capability list (ethereumjs builds one array per transaction), by content. */
+  readonly #capabilities = new Map<string, number[]>()
   /** The options each transaction keeps (`txOptions`), one object per shared `Common`. */
   readonly #options = new WeakMap<Common, { common: Common; freeze: false }>()
   #recipients = new Map<string, Address>()
@@ -61,6 +64,14 @@ export class TxSharing {
     if (tx.common.customCrypto.keccak256 === undefined) return tx
     Object.defineProperty(tx, 'getSenderAddress', { value: this.#senderAddress })
     return tx
+  }
+
+  /**
+   * Lets go of what a mined transaction kept only to run: its data fee cache (an object and a
+   * bigint, recomputed should it run again, as a replay does).
+   */
+  mined(tx: TypedTransaction): void {
+    ;(tx.cache as { dataFee?: unknown }).dataFee = undefined
   }
 
   /** The lowercase hex of a transaction's sender (shared when {@link keepSender} was applied); throws on a bad signature. */
@@ -102,12 +113,22 @@ export class TxSharing {
 
   /**
    * Freezes `tx` (built with `freeze: false`, so a frozen one caches its hash as ethereumjs'
-   * would) after pointing its empty data and its recipient at shared equal values. Transactions
-   * are never written once built, so the sharing is invisible.
+   * would) after pointing its empty data and access list, its capability list and its recipient
+   * at shared equal values. Transactions are never written once built, so the sharing is
+   * invisible.
    */
   freeze<T extends TypedTransaction>(tx: T): T {
     const writable = tx as Writable<TypedTransaction>
     if (tx.data.length === 0) writable.data = this.#noData
+    const shared = tx as unknown as { accessList?: unknown[]; activeCapabilities?: number[] }
+    if (shared.accessList?.length === 0) shared.accessList = this.#noAccessList
+    const capabilities = shared.activeCapabilities
+    if (Array.isArray(capabilities)) {
+      const key = capabilities.join()
+      const known = this.#capabilities.get(key)
+      if (known !== undefined) shared.activeCapabilities = known
+      else this.#capabilities.set(key, capabilities)
+    }
     if (tx.to !== undefined) {
       const key = tx.to.toString()
       const known = this.#recipients.get(key)

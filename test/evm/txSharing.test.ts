@@ -99,4 +99,41 @@ describe('transactions sharing their rules (one Common per hardfork)', () => {
       await network.close()
     }
   })
+
+  it('transactions of every type, with and without access lists, read back with their own access list, and transfers with no logs', async () => {
+    const network = await createNetwork()
+    try {
+      const provider = createEIP1193Provider({ network, chain: network.cChain })
+      const client = createWalletClient({ transport: custom(provider) }).extend(publicActions)
+      const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 3 })
+      const to = '0x00000000000000000000000000000000000000bb' as Hex
+      const accessList = [{ address: to, storageKeys: [`0x${'00'.repeat(31)}01` as Hex] }]
+      const common = { chainId: 43112, to, value: 1n, gas: 30_000n }
+      const fees = { maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 1n }
+      const shapes = [
+        { type: 'eip1559', ...fees },
+        { type: 'eip1559', ...fees, accessList },
+        { type: 'eip2930', gasPrice: 10n ** 12n, accessList },
+        { type: 'eip2930', gasPrice: 10n ** 12n },
+        { type: 'legacy', gasPrice: 10n ** 12n },
+        { type: 'eip1559', ...fees },
+      ] as const
+      const hashes: Hex[] = []
+      for (const [nonce, shape] of shapes.entries())
+        hashes.push(await client.sendRawTransaction({ serializedTransaction: await account.signTransaction({ ...common, nonce, ...shape } as Parameters<typeof account.signTransaction>[0]) }))
+      const read = await Promise.all(hashes.map((hash) => client.getTransaction({ hash })))
+      expect(read.map((t) => [t.type, t.accessList ?? null])).toEqual([
+        ['eip1559', []],
+        ['eip1559', accessList],
+        ['eip2930', accessList],
+        ['eip2930', []],
+        ['legacy', null],
+        ['eip1559', []],
+      ])
+      const receipts = await Promise.all(hashes.map((hash) => client.getTransactionReceipt({ hash })))
+      expect(receipts.map((r) => [r.status, r.logs])).toEqual(shapes.map(() => ['success', []]))
+    } finally {
+      await network.close()
+    }
+  })
 })
