@@ -187,15 +187,15 @@ export class Miner {
       const { feeCap, tipCap } = txFees(entry.tx)
       const effectiveGasPrice = 'maxFeePerGas' in entry.tx ? (baseFee + tipCap < feeCap ? baseFee + tipCap : feeCap) : feeCap
       // A long history of transfers keeps one receipt each: those without logs or return data
-      // share the sealer's empty bloom and bytes, and a first transaction's cumulative gas is
-      // its own (a bigint is an object of its own).
-      const gasUsed = result.totalGasSpent
+      // share the sealer's empty bloom, logs and bytes, and gas and prices share the chain's
+      // instances of those values (a bigint is an object of its own).
+      const gasUsed = chain.txSharing.value(result.totalGasSpent)
       const { returnValue } = result.execResult
       const receipt: Receipt = {
         status: 'status' in r ? r.status : 1,
         gasUsed,
         cumulativeGasUsed: r.cumulativeBlockGasUsed === gasUsed ? gasUsed : r.cumulativeBlockGasUsed,
-        effectiveGasPrice,
+        effectiveGasPrice: chain.txSharing.value(effectiveGasPrice),
         logs,
         logsBloom: r.logs.length === 0 ? this.#sharing.noLogsBloom : r.bitvector,
         contractAddress: result.createdAddress ? (result.createdAddress.toString() as Hex) : null,

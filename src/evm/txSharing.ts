@@ -6,6 +6,9 @@ import type { Hex } from '../core/hex.js'
 /** Recipients (and senders) remembered for sharing; past this many the memory is started afresh. */
 const RECIPIENTS = 1024
 
+/** Values a transaction or receipt repeats from others (fee caps, gas, value, chain id), by value. */
+const SHARED_FIELDS = ['chainId', 'gasLimit', 'value', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'v'] as const
+
 /** A signed transaction's sender: one `Address` and one hex string per account, shared. */
 type Sender = { readonly address: Address; readonly hex: Hex }
 /** The transaction cache's entry {@link TxSharing.keepSender} adds. */
@@ -31,6 +34,8 @@ export class TxSharing {
   readonly #options = new WeakMap<Common, { common: Common; freeze: false }>()
   #recipients = new Map<string, Address>()
   #senders = new Map<string, Sender>()
+  /** Recent bigint values, one instance each (a bigint is an object of its own, ~28 B). */
+  #values = new Map<bigint, bigint>()
   /**
    * `getSenderAddress` of a transaction given {@link keepSender}: one function for all of them
    * (a closure per transaction cost ~400 B for the chain's life).
@@ -43,6 +48,15 @@ export class TxSharing {
     this.#senderAddress = function (this: TypedTransaction) {
       return sharing.#sender(this).address
     }
+  }
+
+  /** The instance of `value` the chain's kept transactions and receipts share. */
+  value(value: bigint): bigint {
+    const known = this.#values.get(value)
+    if (known !== undefined) return known
+    if (this.#values.size >= RECIPIENTS) this.#values = new Map()
+    this.#values.set(value, value)
+    return value
   }
 
   /** Options to build a kept transaction with (unfrozen, see {@link freeze}), one object shared by every transaction on that `Common`. */
@@ -113,14 +127,18 @@ export class TxSharing {
 
   /**
    * Freezes `tx` (built with `freeze: false`, so a frozen one caches its hash as ethereumjs'
-   * would) after pointing its empty data and access list, its capability list and its recipient
-   * at shared equal values. Transactions are never written once built, so the sharing is
+   * would) after pointing its empty data and access list, its capability list, its recipient and
+   * its common values (fee caps, gas limit, value, chain id) at shared equal values. Transactions are never written once built, so the sharing is
    * invisible.
    */
   freeze<T extends TypedTransaction>(tx: T): T {
     const writable = tx as Writable<TypedTransaction>
     if (tx.data.length === 0) writable.data = this.#noData
-    const shared = tx as unknown as { accessList?: unknown[]; activeCapabilities?: number[] }
+    const shared = tx as unknown as { accessList?: unknown[]; activeCapabilities?: number[] } & Partial<Record<(typeof SHARED_FIELDS)[number], bigint>>
+    for (const field of SHARED_FIELDS) {
+      const value = shared[field]
+      if (typeof value === 'bigint') shared[field] = this.value(value)
+    }
     if (shared.accessList?.length === 0) shared.accessList = this.#noAccessList
     const capabilities = shared.activeCapabilities
     if (Array.isArray(capabilities)) {
