@@ -37,6 +37,7 @@ export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: Ty
     validateTxBasics(chain, txShape(tx), { unsigned: false })
     throw txPoolErrors.invalidSender()
   }
+  chain.txSharing.keepSerialized(tx)
   return { tx, from, hash: bytesToHex(tx.hash()) as Hex }
 }
 
@@ -121,6 +122,7 @@ export async function sendTransaction(
     ...fees,
   } as TypedTxData
   const tx = key ? signTx(chain, data, key) : createUnsignedTx(chain.txSharing.common(), data, from, chain.txSharing)
+  chain.txSharing.keepSerialized(tx)
   return submitTransaction(chain, miner, tx, from, bytesToHex(tx.hash()) as Hex)
 }
 

@@ -12,7 +12,16 @@ const SHARED_FIELDS = ['chainId', 'gasLimit', 'value', 'gasPrice', 'maxFeePerGas
 /** A signed transaction's sender: one `Address` and one hex string per account, shared. */
 type Sender = { readonly address: Address; readonly hex: Hex }
 /** The transaction cache's entry {@link TxSharing.keepSender} adds. */
-type SenderCache = { senderPubKey?: Uint8Array; sender?: Sender }
+type SenderCache = { senderPubKey?: Uint8Array; sender?: Sender; serialized?: Uint8Array }
+
+/**
+ * `serialize` of a kept transaction: its bytes are made once while it waits (its hash, then the
+ * block's transactions root, each serialised it) and let go once it is mined ({@link TxSharing.mined}).
+ */
+function keptSerialize(this: TypedTransaction): Uint8Array {
+  const cache = this.cache as SenderCache
+  return cache.serialized ?? (Object.getPrototypeOf(this) as TypedTransaction).serialize.call(this)
+}
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] }
 
@@ -82,10 +91,19 @@ export class TxSharing {
 
   /**
    * Lets go of what a mined transaction kept only to run: its data fee cache (an object and a
-   * bigint, recomputed should it run again, as a replay does).
+   * bigint) and its serialisation, made again should they be needed.
    */
   mined(tx: TypedTransaction): void {
-    ;(tx.cache as { dataFee?: unknown }).dataFee = undefined
+    const cache = tx.cache as SenderCache & { dataFee?: unknown }
+    cache.dataFee = undefined
+    cache.serialized = undefined
+  }
+
+  /** Keeps `tx`'s serialisation until it is mined (see {@link keptSerialize}); call on a frozen transaction. */
+  keepSerialized(tx: TypedTransaction): void {
+    if (tx.serialize !== keptSerialize) return
+    const cache = tx.cache as SenderCache
+    cache.serialized ??= (Object.getPrototypeOf(tx) as TypedTransaction).serialize.call(tx)
   }
 
   /** The lowercase hex of a transaction's sender (shared when {@link keepSender} was applied); throws on a bad signature. */
@@ -134,6 +152,7 @@ export class TxSharing {
   freeze<T extends TypedTransaction>(tx: T): T {
     const writable = tx as Writable<TypedTransaction>
     if (tx.data.length === 0) writable.data = this.#noData
+    Object.defineProperty(tx, 'serialize', { value: keptSerialize })
     const shared = tx as unknown as { accessList?: unknown[]; activeCapabilities?: number[] } & Partial<Record<(typeof SHARED_FIELDS)[number], bigint>>
     for (const field of SHARED_FIELDS) {
       const value = shared[field]
