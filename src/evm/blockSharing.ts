@@ -1,6 +1,7 @@
 import type { Block, BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { equalsBytes } from '@ethereumjs/util'
+import type { LogEntry } from './types.js'
 
 /** Header fields of bytes that consecutive blocks often hold equal (empty tries and blooms, an unchanged state root). */
 const BYTE_FIELDS = [
@@ -36,6 +37,8 @@ export class BlockSharing {
   readonly noLogsBloom = new Uint8Array(256)
   /** The return value of every transaction that returned nothing (a transfer's). */
   readonly noBytes = new Uint8Array(0)
+  /** The logs of every receipt without any (frozen: an array each was ~50 B a transaction). */
+  readonly noLogs: readonly LogEntry[] = Object.freeze([])
 
   /**
    * Makes `block` (built with `freeze: false`) share what it has in common with `parent`, then

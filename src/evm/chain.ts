@@ -1,7 +1,7 @@
 import { createBlock, type Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { createStateManager, installDirectFindPath } from './ethereumjsInternals.js'
+import { createStateManager, installDirectFindPath, setStateRootEmptyingCaches } from './ethereumjsInternals.js'
 import { type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bytesToHex, createAddressFromString, equalsBytes, hexToBytes, type MapDB } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
@@ -376,7 +376,7 @@ export class EvmChain {
       const dropped = this.store.truncate(snapshot.height)
       // A chain whose state did not move since the snapshot keeps its caches: they hold that very
       // state (setStateRoot would empty them, ~45,000 slots filled per chain and revert).
-      if (!equalsBytes(await this.stateManager.getStateRoot(), snapshot.stateRoot)) await this.stateManager.setStateRoot(snapshot.stateRoot)
+      if (!equalsBytes(await this.stateManager.getStateRoot(), snapshot.stateRoot)) await setStateRootEmptyingCaches(this.stateManager, snapshot.stateRoot)
       this.pool.restore(snapshot.pool)
       this.timing = { ...snapshot.timing }
       this.mining = { ...snapshot.mining }

@@ -6,6 +6,8 @@
  *     at creation: a moved field fails loudly at start), and the state manager given l1sim's own
  *     state trie (`src/evm/trie/`) in place of @ethereumjs/mpt's, on the statemanager version
  *     whose use of its trie it was checked against;
+ *   - `cacheReset.ts`: the statemanager's LRU caches emptied entry by entry on a revert (the
+ *     stock clear costs the caches' capacity);
  *   - `sealing.ts`: @ethereumjs/vm's BlockBuilder (blocks sealed without per-transaction copies)
  *     and @ethereumjs/mpt's path walk and checkpoint commit (installed only on the version they
  *     were written against; otherwise the stock code runs).
@@ -14,6 +16,7 @@
  *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks).
  * Nothing else in `src/` imports these internals.
  */
+export { setStateRootEmptyingCaches } from './ethereumjsInternals/cacheReset.js'
 export { CleanReadStateManager, createStateManager } from './ethereumjsInternals/stateCaches.js'
 export * from './ethereumjsInternals/sealing.js'
 export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'

@@ -166,6 +166,7 @@ export class Miner {
     const transactions = block.transactions as TypedTransaction[]
     included.forEach(({ entry }, index) => {
       if (equalsBytes(transactions[index]!.hash(), entry.tx.hash())) transactions[index] = entry.tx
+      chain.txSharing.mined(entry.tx)
     })
     this.#sharing.seal(block, parent.block)
     const hash = flatHex(block.hash())
@@ -173,7 +174,7 @@ export class Miner {
     let logIndex = 0
     const txs: MinedTx[] = included.map(({ entry, result, innerCalls }, index) => {
       const r = receipts[index]!
-      const logs: LogEntry[] = r.logs.map(([address, topics, data]) => ({
+      const logs: LogEntry[] = r.logs.length === 0 ? (this.#sharing.noLogs as LogEntry[]) : r.logs.map(([address, topics, data]) => ({
         address: bytesToHex(address) as Hex,
         topics: topics.map((t) => bytesToHex(t) as Hex),
         data: bytesToHex(data) as Hex,
@@ -186,15 +187,15 @@ export class Miner {
       const { feeCap, tipCap } = txFees(entry.tx)
       const effectiveGasPrice = 'maxFeePerGas' in entry.tx ? (baseFee + tipCap < feeCap ? baseFee + tipCap : feeCap) : feeCap
       // A long history of transfers keeps one receipt each: those without logs or return data
-      // share the sealer's empty bloom and bytes, and a first transaction's cumulative gas is
-      // its own (a bigint is an object of its own).
-      const gasUsed = result.totalGasSpent
+      // share the sealer's empty bloom, logs and bytes, and gas and prices share the chain's
+      // instances of those values (a bigint is an object of its own).
+      const gasUsed = chain.txSharing.value(result.totalGasSpent)
       const { returnValue } = result.execResult
       const receipt: Receipt = {
         status: 'status' in r ? r.status : 1,
         gasUsed,
         cumulativeGasUsed: r.cumulativeBlockGasUsed === gasUsed ? gasUsed : r.cumulativeBlockGasUsed,
-        effectiveGasPrice,
+        effectiveGasPrice: chain.txSharing.value(effectiveGasPrice),
         logs,
         logsBloom: r.logs.length === 0 ? this.#sharing.noLogsBloom : r.bitvector,
         contractAddress: result.createdAddress ? (result.createdAddress.toString() as Hex) : null,

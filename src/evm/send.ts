@@ -1,5 +1,5 @@
 import { createTx, createTxFromRLP, TransactionType, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
-import { Address, bytesToHex, toChecksumAddress } from '@ethereumjs/util'
+import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'
 import { rawTxShape, txShape, validateForPool, validateTxBasics } from './admission.js'
 import { estimateGas, type CallRequest } from './call.js'
@@ -19,7 +19,7 @@ export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: Ty
     throw txPoolErrors.txTypeNotSupported()
   let tx: TypedTransaction
   try {
-    tx = withNativeSenderAddress(chain, createTxFromRLP(raw, { common: chain.txSharing.common(), freeze: false }))
+    tx = chain.txSharing.freeze(chain.txSharing.keepSender(createTxFromRLP(raw, chain.txSharing.options())))
   } catch (error) {
     // ethereumjs refuses, while decoding, transactions that coreth decodes and its pool then
     // refuses: signed for another chain id (invalid sender), or with a tip above the fee cap.
@@ -32,25 +32,13 @@ export function decodeRawTransaction(chain: EvmChain, raw: Uint8Array): { tx: Ty
   }
   let from: Hex
   try {
-    from = tx.getSenderAddress().toString() as Hex
+    from = chain.txSharing.senderHex(tx)
   } catch {
     validateTxBasics(chain, txShape(tx), { unsigned: false })
     throw txPoolErrors.invalidSender()
   }
+  chain.txSharing.keepSerialized(tx)
   return { tx, from, hash: bytesToHex(tx.hash()) as Hex }
-}
-
-/**
- * Freezes a decoded transaction (as decoding would have) with a sender address derived by the
- * chain's keccak and kept: ethereumjs hashes the recovered public key in JavaScript on every
- * `getSenderAddress` (admission, then the block's run), a tenth of sender recovery's time.
- */
-function withNativeSenderAddress(chain: EvmChain, tx: TypedTransaction): TypedTransaction {
-  const keccak = tx.common.customCrypto.keccak256
-  if (keccak === undefined) return chain.txSharing.freeze(tx)
-  let sender: Address | undefined
-  Object.defineProperty(tx, 'getSenderAddress', { value: () => (sender ??= new Address(keccak(tx.getSenderPublicKey()).subarray(12))) })
-  return chain.txSharing.freeze(tx)
 }
 
 export type Submitted = { hash: Hex; mined: boolean }
@@ -134,11 +122,12 @@ export async function sendTransaction(
     ...fees,
   } as TypedTxData
   const tx = key ? signTx(chain, data, key) : createUnsignedTx(chain.txSharing.common(), data, from, chain.txSharing)
+  chain.txSharing.keepSerialized(tx)
   return submitTransaction(chain, miner, tx, from, bytesToHex(tx.hash()) as Hex)
 }
 
 function signTx(chain: EvmChain, data: TypedTxData, key: Uint8Array): TypedTransaction {
   // Built unfrozen (signing keeps the option) so it can share what it holds before it freezes.
-  return chain.txSharing.freeze(createTx(data, { common: chain.txSharing.common(), freeze: false }).sign(key))
+  return chain.txSharing.freeze(chain.txSharing.keepSender(createTx(data, chain.txSharing.options()).sign(key)))
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createTestClient, createWalletClient, custom, publicActions, type Hex } from 'viem'
+import { createTestClient, createWalletClient, custom, parseTransaction, publicActions, serializeTransaction, type Hex } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
 import { createNetwork } from '../../src/network/network.js'
 import { createEIP1193Provider } from '../../src/rpc/provider.js'
 import { testGenesis } from '../l1/helpers.js'
@@ -66,6 +67,71 @@ describe('transactions sharing their rules (one Common per hardfork)', () => {
         [signer!.toLowerCase(), stranger, '0x', 2n],
       ])
       for (const hash of hashes) expect((await client.getTransactionReceipt({ hash })).status).toBe('success')
+    } finally {
+      await network.close()
+    }
+  })
+
+  it('raw transactions of several senders, one sender shared by its transactions, each read back and mined with its own sender', async () => {
+    const network = await createNetwork()
+    try {
+      const provider = createEIP1193Provider({ network, chain: network.cChain })
+      const client = createWalletClient({ transport: custom(provider) }).extend(publicActions)
+      const accounts = [0, 1, 2].map((i) => mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: i }))
+      const hashes: Hex[] = []
+      const expected: Hex[] = []
+      for (let i = 0; i < 6; i++) {
+        const account = accounts[i % 3]!
+        const nonce = await client.getTransactionCount({ address: account.address })
+        const raw = await account.signTransaction({ chainId: 43112, type: 'eip1559', nonce, to: accounts[(i + 1) % 3]!.address, value: 1n, gas: 21_000n, maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 1n })
+        hashes.push(await client.sendRawTransaction({ serializedTransaction: raw }))
+        expected.push(account.address.toLowerCase() as Hex)
+      }
+      const read = await Promise.all(hashes.map((hash) => client.getTransaction({ hash })))
+      expect(read.map((t) => t.from)).toEqual(expected)
+      const receipts = await Promise.all(hashes.map((hash) => client.getTransactionReceipt({ hash })))
+      expect(receipts.map((r) => [r.from, r.status])).toEqual(expected.map((from) => [from, 'success']))
+      // A signature that recovers no key is refused with the pool's message.
+      const good = await accounts[0]!.signTransaction({ chainId: 43112, type: 'eip1559', nonce: 100, to: accounts[1]!.address, value: 1n, gas: 21_000n, maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 1n })
+      const bad = parseTransaction(good)
+      await expect(client.sendRawTransaction({ serializedTransaction: serializeTransaction(bad, { r: `0x${'ff'.repeat(32)}`, s: bad.s!, yParity: bad.yParity! }) })).rejects.toThrow(/invalid sender/)
+    } finally {
+      await network.close()
+    }
+  })
+
+  it('transactions of every type, with and without access lists, read back with their own access list, and transfers with no logs', async () => {
+    const network = await createNetwork()
+    try {
+      const provider = createEIP1193Provider({ network, chain: network.cChain })
+      const client = createWalletClient({ transport: custom(provider) }).extend(publicActions)
+      const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 3 })
+      const to = '0x00000000000000000000000000000000000000bb' as Hex
+      const accessList = [{ address: to, storageKeys: [`0x${'00'.repeat(31)}01` as Hex] }]
+      const common = { chainId: 43112, to, value: 1n, gas: 30_000n }
+      const fees = { maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 1n }
+      const shapes = [
+        { type: 'eip1559', ...fees },
+        { type: 'eip1559', ...fees, accessList },
+        { type: 'eip2930', gasPrice: 10n ** 12n, accessList },
+        { type: 'eip2930', gasPrice: 10n ** 12n },
+        { type: 'legacy', gasPrice: 10n ** 12n },
+        { type: 'eip1559', ...fees },
+      ] as const
+      const hashes: Hex[] = []
+      for (const [nonce, shape] of shapes.entries())
+        hashes.push(await client.sendRawTransaction({ serializedTransaction: await account.signTransaction({ ...common, nonce, ...shape } as Parameters<typeof account.signTransaction>[0]) }))
+      const read = await Promise.all(hashes.map((hash) => client.getTransaction({ hash })))
+      expect(read.map((t) => [t.type, t.accessList ?? null])).toEqual([
+        ['eip1559', []],
+        ['eip1559', accessList],
+        ['eip2930', accessList],
+        ['eip2930', []],
+        ['legacy', null],
+        ['eip1559', []],
+      ])
+      const receipts = await Promise.all(hashes.map((hash) => client.getTransactionReceipt({ hash })))
+      expect(receipts.map((r) => [r.status, r.logs])).toEqual(shapes.map(() => ['success', []]))
     } finally {
       await network.close()
     }

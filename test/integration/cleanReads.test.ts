@@ -91,4 +91,46 @@ describe('reads cached as clean (C-chain)', () => {
     await client.estimateGas({ account: alice.address, to: token, data: encodeFunctionData({ abi: ERC20.abi, functionName: 'transfer', args: [BOB, 1n] }) })
     expect(await mine()).toBe(without)
   })
+
+  /**
+   * A revert empties the state caches by what they hold (entry by entry while they hold little):
+   * every account, slot and code the reverted blocks wrote, and the reads after them cached, read
+   * as before the snapshot, whether the caches held a few entries or most of their capacity.
+   */
+  async function revertCycle(): Promise<void> {
+    const other = '0x00000000000000000000000000000000000b0b0c' as Hex
+    const before = {
+      nonce: await client.getTransactionCount({ address: alice.address }),
+      alice: await client.getBalance({ address: alice.address }),
+      other: await client.getBalance({ address: other }),
+      tokens: await balanceOf(other),
+      block: await client.getBlockNumber(),
+    }
+    const snapshot = await test.snapshot()
+    const deploy = await wallet.deployContract({ abi: ERC20.abi, bytecode: ERC20.bytecode as Hex, args: ['Other', 'OTH', 1n], chain, account: alice })
+    const created = (await client.waitForTransactionReceipt({ hash: deploy })).contractAddress!
+    await client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: token, abi: ERC20.abi, functionName: 'transfer', args: [other, 5n], chain, account: alice }) })
+    await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: other, value: 7n, chain, account: alice }) })
+    expect(await balanceOf(other)).toBe(before.tokens + 5n)
+    expect(await client.getBalance({ address: other })).toBe(before.other + 7n)
+    expect(await client.getCode({ address: created })).not.toBe(undefined)
+    await test.revert({ id: snapshot })
+    expect(await client.getBlockNumber()).toBe(before.block)
+    expect(await client.getTransactionCount({ address: alice.address })).toBe(before.nonce)
+    expect(await client.getBalance({ address: alice.address })).toBe(before.alice)
+    expect(await client.getBalance({ address: other })).toBe(before.other)
+    expect(await balanceOf(other)).toBe(before.tokens)
+    expect(await client.getCode({ address: created })).toBe(undefined)
+  }
+
+  it('after a revert with a few entries cached, reads the state of the snapshot', async () => {
+    await revertCycle()
+    await revertCycle()
+  })
+
+  it('after a revert with most of the account cache filled, reads the state of the snapshot', async () => {
+    // The chain's account cache holds 20,000 accounts: past an eighth of it, the whole is cleared.
+    await Promise.all(Array.from({ length: 3000 }, (_, i) => client.getBalance({ address: `0x${(0xca0000 + i).toString(16).padStart(40, '0')}` })))
+    await revertCycle()
+  })
 })
