@@ -9,9 +9,13 @@
  *     were written against; otherwise the stock code runs).
  *   - `interpreterSteps.ts`: @ethereumjs/evm's interpreter loop, fixed-fee synchronous opcodes
  *     run without a promise each, and @ethereumjs/evm's frame result with its run state built on
- *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks).
+ *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks), each frame's
+ *     memory taken from those earlier frames gave back (`framePool.ts`);
+ *   - `callFrames.ts`: @ethereumjs/evm's call frames, a frame that moves no value not writing back
+ *     the accounts it read (installed by `jumpAnalysisCache.ts`, on the release it checks).
  * Nothing else in `src/` imports these internals.
  */
 export { CleanReadStateManager, createStateManager } from './ethereumjsInternals/stateCaches.js'
 export * from './ethereumjsInternals/sealing.js'
 export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'
+export { installZeroValueCalls } from './ethereumjsInternals/callFrames.js'
