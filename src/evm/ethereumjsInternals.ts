@@ -11,11 +11,12 @@
  *     run without a promise each, and @ethereumjs/evm's frame result with its run state built on
  *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks), each frame's
  *     memory taken from those earlier frames gave back (`framePool.ts`);
- *   - `callFrames.ts`: @ethereumjs/evm's call frames, a frame that moves no value not writing back
- *     the accounts it read (installed by `jumpAnalysisCache.ts`, on the release it checks).
+ *   - `callFrames.ts`: @ethereumjs/evm's call frame, one that moves no value not writing back the
+ *     accounts it read nor copying its message (installed by `jumpAnalysisCache.ts`, on the
+ *     release it checks).
  * Nothing else in `src/` imports these internals.
  */
 export { CleanReadStateManager, createStateManager } from './ethereumjsInternals/stateCaches.js'
 export * from './ethereumjsInternals/sealing.js'
 export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'
-export { installZeroValueCalls } from './ethereumjsInternals/callFrames.js'
+export { installCallFrames } from './ethereumjsInternals/callFrames.js'
