@@ -52,16 +52,14 @@ export function createFastRpcHandler(options: {
     void readBody(req, bodyLimit)
       .then((body) => dispatcher.handle(body, { network, chain, subscriptions: undefined }))
       .then((answer) => {
-        // A string body goes out with the headers in one write (node joins them); a Buffer
-        // would be a second chunk, written with writev.
-        const payload = answer ?? ''
+        const payload = Buffer.from(answer ?? '', 'utf8')
         res.writeHead(200, {
           'node-id': nodeId,
           ...cors.actual('POST', headers.origin),
           'content-type': ETH_HTTP.contentType,
-          'content-length': Buffer.byteLength(payload, 'utf8'),
+          'content-length': payload.length,
         })
-        res.end(payload, 'utf8')
+        res.end(payload)
       })
       .catch((error: unknown) => {
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'node-id': nodeId })
