@@ -9,8 +9,7 @@
  *     were written against; otherwise the stock code runs).
  *   - `interpreterSteps.ts`: @ethereumjs/evm's interpreter loop, fixed-fee synchronous opcodes
  *     run without a promise each, and @ethereumjs/evm's frame result with its run state built on
- *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks), each frame's
- *     memory taken from those earlier frames gave back (`framePool.ts`);
+ *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks).
  *   - `callFrames.ts`: @ethereumjs/evm's call frame, one that moves no value not writing back the
  *     accounts it read nor copying its message (installed by `jumpAnalysisCache.ts`, on the
  *     release it checks).

@@ -1,9 +1,8 @@
 /**
- * The call-frame bookkeeping of ethereumjsInternals/callFrames.ts and framePool.ts changes
- * nothing a client sees: a frame that moves no value writes no account back, yet a created
- * contract keeps the nonce its creation gave it; frames reuse memory given back by earlier frames,
- * yet every frame's memory starts zeroed and nested frames never share one. Through viem on the
- * in-process provider.
+ * The call frame of ethereumjsInternals/callFrames.ts changes nothing a client sees: a frame that
+ * moves no value writes no account back and hands the interpreter its message, yet an inner
+ * frame runs with its own zeroed memory and returns its data, and a created contract keeps the
+ * nonce its creation gave it. Through viem on the in-process provider.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { concat, createPublicClient, custom, defineChain, numberToHex, pad, type Hex, type PublicClient } from 'viem'
@@ -15,8 +14,6 @@ const B = '0x00000000000000000000000000000000000b0b0b' as Hex
 const ONES = `0x${'ff'.repeat(32)}` as Hex
 /** Returns its memory word at 0x100, which nothing in the frame wrote. */
 const READS_0x100 = '0x6101005160005260206000f3' as Hex
-/** MSTORE(0x100, 2^256-1), then STOP. */
-const DIRTIES_0x100 = concat(['0x7f', ONES, '0x61010052', '0x00'])
 /**
  * MSTORE(0x100, 2^256-1); CALL B with no input and its 32-byte answer at 0x200; MSTORE(0x120,
  * MLOAD(0x200)); RETURN(0x100, 0x40): its own word, then what B read at 0x100 of its memory.
@@ -34,14 +31,6 @@ describe('call frames', () => {
     client = createPublicClient({ chain: defineChain({ id: 43112, name: 'c', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: ['http://unused'] } } }), transport: custom(provider) })
   })
   afterAll(() => network.close())
-
-  it("a frame's memory starts zeroed, after a frame that wrote the same words", async () => {
-    for (let i = 0; i < 3; i++) {
-      await client.call({ to: A, stateOverride: [{ address: A, code: DIRTIES_0x100 }] })
-      const { data } = await client.call({ to: B, stateOverride: [{ address: B, code: READS_0x100 }] })
-      expect(data).toBe(pad('0x00'))
-    }
-  })
 
   it('an inner frame has its own memory, zeroed, and the outer keeps its own', async () => {
     for (let i = 0; i < 3; i++) {

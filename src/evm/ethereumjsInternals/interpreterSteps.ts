@@ -13,7 +13,6 @@
  */
 import { EVM, EVMError } from '@ethereumjs/evm'
 import { Account, createZeroAddress } from '@ethereumjs/util'
-import { createFramePool, type FrameInterpreter } from './framePool.js'
 
 type OpEntry = {
   opcodeInfo: { code: number; feeBigInt: bigint; dynamicGas: boolean; isAsync: boolean; isInvalid: boolean }
@@ -178,7 +177,6 @@ export function installLazyRunState(Interpreter: InterpreterClass): void {
   const proto = EVM.prototype as unknown as EvmProto
   if (proto.__l1simLazyRunState || typeof proto.runInterpreter !== 'function') return
   const stockRunInterpreter = proto.runInterpreter
-  const frames = createFramePool(Interpreter as never)
   proto.runInterpreter = async function (this: EvmThis, message, opts = {}) {
     // Without a block the stock method makes a stand-in one (l1sim always passes a block).
     if (this._block === undefined) return stockRunInterpreter.call(this, message, opts)
@@ -205,11 +203,10 @@ export function installLazyRunState(Interpreter: InterpreterClass): void {
       createdAddresses: message.createdAddresses,
       initialLogs: opts.initialLogs,
     }
-    const interpreter = frames.create(this as never, this.stateManager, this.blockchain, env as never, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler) as unknown as InstanceType<InterpreterClass>
+    const interpreter = new Interpreter(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler)
     if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct
     if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses
     const interpreterRes = await interpreter.run(message.code, opts)
-    frames.release(this as never, interpreter as unknown as FrameInterpreter)
     let result = interpreter._result
     let gasUsed = message.gasLimit - interpreterRes.runState.gasLeft
     if (interpreterRes.exceptionError) {
