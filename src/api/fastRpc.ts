@@ -42,8 +42,12 @@ export function createFastRpcHandler(options: {
     const { headers } = req
     if (headers['transfer-encoding'] !== undefined || headers['content-length'] === undefined) return false
     if (Number(headers['content-length']) > bodyLimit) return false
-    const mediaType = parseMediaType(headers['content-type'] ?? '')
-    if (mediaType === undefined || !(ETH_HTTP.acceptedContentTypes as readonly string[]).includes(mediaType)) return false
+    const contentType = headers['content-type'] ?? ''
+    // What client libraries send, accepted without parsing it.
+    if (contentType !== 'application/json') {
+      const mediaType = parseMediaType(contentType)
+      if (mediaType === undefined || !(ETH_HTTP.acceptedContentTypes as readonly string[]).includes(mediaType)) return false
+    }
 
     void readBody(req, bodyLimit)
       .then((body) => dispatcher.handle(body, { network, chain, subscriptions: undefined }))

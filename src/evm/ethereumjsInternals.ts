@@ -14,9 +14,13 @@
  *   - `interpreterSteps.ts`: @ethereumjs/evm's interpreter loop, fixed-fee synchronous opcodes
  *     run without a promise each, and @ethereumjs/evm's frame result with its run state built on
  *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks).
+ *   - `callFrames.ts`: @ethereumjs/evm's call frame, one that moves no value not writing back the
+ *     accounts it read nor copying its message (installed by `jumpAnalysisCache.ts`, on the
+ *     release it checks).
  * Nothing else in `src/` imports these internals.
  */
 export { setStateRootEmptyingCaches } from './ethereumjsInternals/cacheReset.js'
 export { CleanReadStateManager, createStateManager } from './ethereumjsInternals/stateCaches.js'
 export * from './ethereumjsInternals/sealing.js'
 export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'
+export { installCallFrames } from './ethereumjsInternals/callFrames.js'

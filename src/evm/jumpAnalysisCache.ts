@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { importModule } from '../core/importModule.js'
-import { installLazyRunState, installSyncSteps, type InterpreterProto as StepsProto } from './ethereumjsInternals.js'
+import { installLazyRunState, installSyncSteps, installCallFrames, type InterpreterProto as StepsProto } from './ethereumjsInternals.js'
 
 /** The @ethereumjs/evm release whose interpreter internals this was written against. */
 const PATCHED_VERSION = '10.1.3'
@@ -38,6 +38,7 @@ export async function installJumpAnalysisCache(): Promise<boolean> {
     if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
     if (typeof (proto as unknown as StepsProto).run === 'function') installSyncSteps(proto as unknown as StepsProto)
     installLazyRunState(mod.Interpreter as unknown as Parameters<typeof installLazyRunState>[0])
+    installCallFrames()
     if (proto.__l1simJumpCache) return true
     const analyse = proto._getValidJumpDestinations
     const cache = new WeakMap<Uint8Array, WeakMap<object, Analysis>>()

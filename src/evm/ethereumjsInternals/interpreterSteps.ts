@@ -4,8 +4,9 @@
  * a promise, an async frame and a microtask turn, plus an argument array for the handler: about
  * a tenth of an eth_call's time and much of its garbage. Most opcodes are synchronous with a
  * fixed fee; those run here as the stock `runStep` runs them (fee, pc, handler), in the same
- * loop; every other step (dynamic gas, async handlers, invalid opcodes, a pending EIP-7928 halt,
- * a `step` listener or DEBUG: tracers see every step as before) goes through the stock `runStep`.
+ * loop; so do steps with a dynamic fee or an asynchronous handler, awaiting those in the loop's
+ * own frame instead of a `runStep` frame each. Invalid opcodes, EIP-7928, a pending EIP-7928
+ * halt, a `step` listener or DEBUG (tracers see every step as before) go through the stock `runStep`.
  * Code the stock loop treats specially (EOF, stateless code chunks, the profiler, EIP-8037) runs
  * the stock `run` whole. Installed by `jumpAnalysisCache.ts` on the release it loads, which it
  * checks; the interpreter's fields are read as that release names them.
@@ -15,7 +16,8 @@ import { Account, createZeroAddress } from '@ethereumjs/util'
 
 type OpEntry = {
   opcodeInfo: { code: number; feeBigInt: bigint; dynamicGas: boolean; isAsync: boolean; isInvalid: boolean }
-  opHandler: (runState: RunState, common: unknown) => void
+  opHandler: (runState: RunState, common: unknown) => void | Promise<void>
+  gasHandler?: (runState: RunState, gas: bigint, common: unknown) => Promise<bigint>
 }
 type RunState = {
   programCounter: number
@@ -97,6 +99,8 @@ export function installSyncSteps(proto: InterpreterProto): void {
     const evm = this._evm
     const opcodeMap = evm._opcodeMap
     if (!opcodeMap.__l1simMstore) patchMstore(opcodeMap)
+    // EIP-7928 has the stock step settle a pending halt after each opcode: those steps go there.
+    const stockSteps = common.isActivatedEIP(7928)
     let err: EVMError | undefined
     let cachedOpcodes: OpEntry[] | undefined
     while (runState.programCounter < runState.code.length) {
@@ -120,7 +124,21 @@ export function installSyncSteps(proto: InterpreterProto): void {
       runState.opCode = opCode
       try {
         const listened = evm.DEBUG || evm.events.listenerCount('step') > 0
-        if (!syncStep(this, entry ?? opcodeMap[opCode]!, listened)) await this.runStep(entry)
+        const op = entry ?? opcodeMap[opCode]!
+        if (!syncStep(this, op, listened)) {
+          const info = op.opcodeInfo
+          if (listened || stockSteps || info.isInvalid || runState.eip7928PostTargetCallOog !== undefined) await this.runStep(entry)
+          else {
+            // The stock `runStep` for a dynamic fee or an asynchronous handler, in this loop's
+            // frame: without a promise and an async frame of its own per opcode.
+            const gas = info.dynamicGas ? await op.gasHandler!(runState, info.feeBigInt, common) : info.feeBigInt
+            this.useGas(gas, info)
+            runState.programCounter++
+            if (info.isAsync) await op.opHandler(runState, common)
+            else op.opHandler(runState, common)
+            runState.env.accessWitness?.commit()
+          }
+        }
       } catch (e) {
         runState.env.accessWitness?.revert()
         const error = e as { errorType?: unknown; error?: string }
