@@ -12,8 +12,11 @@
  *   - `interpreterSteps.ts`: @ethereumjs/evm's interpreter loop, fixed-fee synchronous opcodes
  *     run without a promise each, and @ethereumjs/evm's frame result with its run state built on
  *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks).
+ *   - `opcodeWatch.ts`: @ethereumjs/evm's opcode table entries, wrapped in place while an
+ *     estimate's first run watches which gas-dependent opcodes run (only on the release checked).
  * Nothing else in `src/` imports these internals.
  */
 export { CleanReadStateManager, createStateManager } from './ethereumjsInternals/stateCaches.js'
 export * from './ethereumjsInternals/sealing.js'
 export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'
+export { watchOpcodes, type OpcodeWatch } from './ethereumjsInternals/opcodeWatch.js'
