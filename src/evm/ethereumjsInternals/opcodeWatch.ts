@@ -1,7 +1,8 @@
 /**
  * @ethereumjs/evm 10.1.3's opcode table, watched for a while: the entries of chosen opcodes call
- * back (with the frame's gas left, before the opcode is charged) each time one of them runs in
- * one EVM, then are put back. A `step` listener would tell the same, but it takes every opcode
+ * back each time one of them runs in one EVM, then are put back. The gas left reported is the
+ * frame's before a dynamic-gas opcode is charged (what its gas handler, e.g. SSTORE's EIP-2200
+ * sentry, sees) and after a fixed-fee opcode's fee. A `step` listener would tell the same, but it takes every opcode
  * off the interpreter's synchronous path and copies the stack and memory at each one (a cold
  * constructor ran twice as long). The interpreter reaches an opcode through its table entry (the
  * jump analysis caches the entries themselves, per table), so an entry changed in place is seen
@@ -24,7 +25,7 @@ export type OpcodeWatch = {
   stop(): boolean
 }
 
-/** Calls `seen(opcode, gasLeft)` whenever one of `opcodes` runs in `vm`'s EVM, until `stop()`. */
+/** Calls `seen(opcode, gasLeft)` whenever one of `opcodes` runs in `vm`'s EVM, until `stop()`; undefined on another release. */
 export function watchOpcodes(vm: VM, opcodes: readonly number[], seen: (opcode: number, gasLeft: bigint) => void): OpcodeWatch | undefined {
   if (EVM_VERSION !== CHECKED_EVM_VERSION) return undefined
   const evm = vm.evm as unknown as { _opcodeMap?: (OpEntry | undefined)[] }
