@@ -6,6 +6,7 @@ import { runTx, type VM } from '@ethereumjs/vm'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
 import { stateTransitionErrors, TxRejectedError } from './errors.js'
+import { watchGasNeed } from './gasNeed.js'
 import { intrinsicGas } from './intrinsicGas.js'
 import type { BlockTag, StoredBlock } from './types.js'
 import { createUnsignedTx } from './unsignedTx.js'
@@ -256,12 +257,16 @@ export async function estimateGas(chain: EvmChain, request: CallRequest, tag: Bl
     if (refusal) throw new TxRejectedError(`failed with ${hi} gas: ${refusal.shortMessage}`, { cause: refusal })
     const block = contextBlock(chain, stored, price === 0n)
     const sm = vm.stateManager as MerkleStateManager
-    const run = async (gas: bigint): Promise<ExecutionResult> => {
+    // The least gas a creation needs, when the run at the cap proves it (see watchGasNeed).
+    let need: bigint | undefined
+    const run = async (gas: bigint, watch = false): Promise<ExecutionResult> => {
       await sm.checkpoint()
+      const watcher = watch ? watchGasNeed(vm, gas) : undefined
       try {
         const tx = createUnsignedTx(chain.common, txDataOf(chain, request, gas), from)
         const r = await runTx(vm, { tx, block, skipNonce: true, skipBalance: price === 0n, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
         const err = r.execResult.exceptionError
+        need = watcher?.need(r)
         return { success: !err, returnValue: r.execResult.returnValue, gasUsed: r.totalGasSpent, reverted: err?.error === 'revert', error: err?.error }
       } catch (error) {
         // A refusal of the message itself (a voided execution): geth's estimator bails out with it.
@@ -271,9 +276,12 @@ export async function estimateGas(chain: EvmChain, request: CallRequest, tag: Bl
         if (/^INTRINSIC_GAS_TOO_LOW|^intrinsic gas too low/.test(message)) return { success: false, returnValue: new Uint8Array(), gasUsed: gas, reverted: false, error: 'out of gas' }
         return { success: false, returnValue: new Uint8Array(), gasUsed: gas, reverted: false, error: message.replace(/ \(.*$/s, '') }
       } finally {
+        watcher?.stop()
         await sm.revert()
       }
     }
+    // A run below the cap, or its outcome when the cap's run proved it.
+    const succeeds = async (gas: bigint): Promise<boolean> => (need !== undefined ? gas >= need : (await run(gas)).success)
     // geth's shortcut: a plain transfer to an account without code costs exactly 21000.
     if (request.to !== undefined && (request.data?.length ?? 0) === 0 && hi >= 21_000n) {
       const code = await vm.stateManager.getCode(createAddressFromString(request.to))
@@ -282,19 +290,19 @@ export async function estimateGas(chain: EvmChain, request: CallRequest, tag: Bl
         if (plain.success) return { ok: true, gas: 21_000n }
       }
     }
-    const first = await run(hi)
+    const first = await run(hi, request.to === undefined)
     if (!first.success) return { ok: false, result: first, gas: hi }
     let lo = first.gasUsed - 1n
     const optimistic = ((first.gasUsed + 2_300n) * 64n) / 63n
     if (optimistic < hi) {
-      if ((await run(optimistic)).success) hi = optimistic
+      if (await succeeds(optimistic)) hi = optimistic
       else lo = optimistic
     }
     // geth stops once (hi - lo) / hi < 1.5% (a float comparison; this is it in integers).
     while (lo + 1n < hi && (hi - lo) * 1000n >= 15n * hi) {
       let mid = (hi + lo) / 2n
       if (mid > lo * 2n) mid = lo * 2n
-      if ((await run(mid)).success) hi = mid
+      if (await succeeds(mid)) hi = mid
       else lo = mid
     }
     return { ok: true, gas: hi }

@@ -17,6 +17,8 @@
  *   - `callFrames.ts`: @ethereumjs/evm's call frame, one that moves no value not writing back the
  *     accounts it read nor copying its message (installed by `jumpAnalysisCache.ts`, on the
  *     release it checks).
+ *   - `opcodeWatch.ts`: @ethereumjs/evm's opcode table entries, wrapped in place while an
+ *     estimate's first run watches which gas-dependent opcodes run (only on the release checked).
  * Nothing else in `src/` imports these internals.
  */
 export { setStateRootEmptyingCaches } from './ethereumjsInternals/cacheReset.js'
@@ -24,3 +26,4 @@ export { CleanReadStateManager, createStateManager } from './ethereumjsInternals
 export * from './ethereumjsInternals/sealing.js'
 export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'
 export { installCallFrames } from './ethereumjsInternals/callFrames.js'
+export { watchOpcodes, type OpcodeWatch } from './ethereumjsInternals/opcodeWatch.js'
