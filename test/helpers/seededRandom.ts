@@ -10,5 +10,6 @@ export function seededRandom(seed: number) {
   }
   const int = (n: number) => Math.floor(next() * n)
   const bytes = (n: number) => Uint8Array.from({ length: n }, () => int(256))
-  return { next, int, bytes }
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!
+  return { next, int, bytes, pick }
 }

@@ -8,21 +8,9 @@ import { genesisBlock } from '../../../src/platform/pchain/genesis.js'
 import type { PChainSignedTx } from '../../../src/platform/txs.js'
 import { showId, showNodeId } from '../../../src/platform/txs.js'
 import { AVAX, DAY, GENESIS_TX, addr, avaxId, idOf, makeChain, nodeId, owners, spend } from './helpers.js'
+import { seededRandom } from '../../helpers/seededRandom.js'
 
-/** mulberry32: a small seeded PRNG, so every run checks the same sequences. */
-function rng(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const int = (n: number) => Math.floor(next() * n)
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!
-  return { next, int, pick }
-}
+const rng = seededRandom
 
 const SUBNETS = [PRIMARY_NETWORK_ID, 'subnetA', 'subnetB']
 const NODES = ['NodeID-a', 'NodeID-b', 'NodeID-c', 'NodeID-d', 'NodeID-e']
