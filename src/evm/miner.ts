@@ -9,6 +9,7 @@ import { forkActiveAt } from './common.js'
 import { setBuilderExtraData, startBlock } from './ethereumjsInternals.js'
 import { stateTransitionErrors, TxRejectedError } from './errors.js'
 import { txFees, type PoolTx } from './pool.js'
+import { onBlockRules } from './txRules.js'
 import type { LogEntry, MinedTx, Receipt, StoredBlock } from './types.js'
 
 export type MineOptions = {
@@ -104,7 +105,7 @@ export class Miner {
       blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, setHardfork: true, freeze: false },
     })
     const coinbase = createAddressFromString(chain.coinbase)
-    const included: { entry: (typeof candidates)[number]; result: RunTxResult; innerCalls: number | undefined }[] = []
+    const included: { entry: (typeof candidates)[number]; tx: TypedTransaction; result: RunTxResult; innerCalls: number | undefined }[] = []
     const skippedSenders = new Set<Hex>()
     // Messages below each transaction's own call: a one-argument listener is called synchronously
     // by the EVM, so counting costs next to nothing and spares the indexer replays of plain blocks.
@@ -134,8 +135,9 @@ export class Miner {
         }
         try {
           innerCalls = 0
-          const result = await builder.addTransaction(entry.tx, { skipHardForkValidation: true })
-          included.push({ entry, result, innerCalls: counting ? innerCalls : undefined })
+          const tx = onBlockRules(entry.tx, entry.from, chain.common, chain.txSharing)
+          const result = await builder.addTransaction(tx, { skipHardForkValidation: true })
+          included.push({ entry, tx, result, innerCalls: counting ? innerCalls : undefined })
           // Avalanche credits the whole fee to the coinbase; ethereumjs paid it only the tip.
           const burned = baseFee * result.totalGasSpent
           if (burned > 0n) {
@@ -164,15 +166,15 @@ export class Miner {
     // `MinedTx.tx`): half the memory of a long history's transactions, and an impersonated
     // sender's transaction stays the one that knows its sender. Same bytes, so the same roots.
     const transactions = block.transactions as TypedTransaction[]
-    included.forEach(({ entry }, index) => {
-      if (equalsBytes(transactions[index]!.hash(), entry.tx.hash())) transactions[index] = entry.tx
-      chain.txSharing.mined(entry.tx)
+    included.forEach(({ tx }, index) => {
+      if (equalsBytes(transactions[index]!.hash(), tx.hash())) transactions[index] = tx
+      chain.txSharing.mined(tx)
     })
     this.#sharing.seal(block, parent.block)
     const hash = flatHex(block.hash())
     const receipts = builder.transactionReceipts
     let logIndex = 0
-    const txs: MinedTx[] = included.map(({ entry, result, innerCalls }, index) => {
+    const txs: MinedTx[] = included.map(({ entry, tx, result, innerCalls }, index) => {
       const r = receipts[index]!
       const logs: LogEntry[] = r.logs.length === 0 ? (this.#sharing.noLogs as LogEntry[]) : r.logs.map(([address, topics, data]) => ({
         address: bytesToHex(address) as Hex,
@@ -184,8 +186,8 @@ export class Miner {
         blockHash: hash,
         blockNumber: block.header.number,
       }))
-      const { feeCap, tipCap } = txFees(entry.tx)
-      const effectiveGasPrice = 'maxFeePerGas' in entry.tx ? (baseFee + tipCap < feeCap ? baseFee + tipCap : feeCap) : feeCap
+      const { feeCap, tipCap } = txFees(tx)
+      const effectiveGasPrice = 'maxFeePerGas' in tx ? (baseFee + tipCap < feeCap ? baseFee + tipCap : feeCap) : feeCap
       // A long history of transfers keeps one receipt each: those without logs or return data
       // share the sealer's empty bloom, logs and bytes, and gas and prices share the chain's
       // instances of those values (a bigint is an object of its own).
@@ -202,7 +204,7 @@ export class Miner {
         error: result.execResult.exceptionError?.error,
         returnValue: returnValue.length === 0 ? this.#sharing.noBytes : returnValue,
       }
-      return { tx: entry.tx, hash: entry.hash, from: entry.from, index, blockNumber: block.header.number, blockHash: hash, receipt, ...(innerCalls !== undefined ? { innerCalls } : {}) }
+      return { tx, hash: entry.hash, from: entry.from, index, blockNumber: block.header.number, blockHash: hash, receipt, ...(innerCalls !== undefined ? { innerCalls } : {}) }
     })
 
     const stored: StoredBlock = {

@@ -31,6 +31,7 @@ describe('transactions sharing their rules (one Common per hardfork)', () => {
       await test.mine({ blocks: 1 })
       const across = await client.getTransactionReceipt({ hash })
       expect(across.status).toBe('success')
+      expect(across.gasUsed).toBe(before + INIT_CODE_WORD_GAS)
       await test.setAutomine(true)
       expect(await deploy()).toBe(before + INIT_CODE_WORD_GAS)
 
@@ -39,6 +40,39 @@ describe('transactions sharing their rules (one Common per hardfork)', () => {
       // The first transaction, mined before the fork, still reads as it did.
       const block = await client.getBlock({ blockNumber: 1n, includeTransactions: true })
       expect(block.transactions).toHaveLength(1)
+    } finally {
+      await network.close()
+    }
+  })
+
+  it('signed and impersonated creations sent before the fork and mined after it pay the rules of the block they are mined in (as geth, which reads the block\'s rules)', async () => {
+    const network = await createNetwork({ l1s: [{ name: 'dex', genesis: testGenesis({ durangoTimestamp: DURANGO, etnaTimestamp: DURANGO, graniteTimestamp: DURANGO }) }] })
+    try {
+      const provider = createEIP1193Provider({ network, chain: network.chain('dex')! })
+      const signer = network.devAccounts[0]!.address as Hex
+      const stranger = '0x00000000000000000000000000000000000000aa' as Hex
+      const client = createWalletClient({ transport: custom(provider) }).extend(publicActions)
+      const test = createTestClient({ mode: 'anvil', transport: custom(provider) })
+      await test.setBalance({ address: stranger, value: 10n ** 18n })
+      await test.impersonateAccount({ address: stranger })
+      const deploy = (account: Hex) => client.sendTransaction({ account, data: INIT_CODE, gas: 200_000n, chain: null })
+      const before = (await client.waitForTransactionReceipt({ hash: await deploy(signer) })).gasUsed
+      await test.setAutomine(false)
+      const hashes = [await deploy(signer), await deploy(stranger)]
+      await test.setNextBlockTimestamp({ timestamp: BigInt(DURANGO + 10) })
+      await test.mine({ blocks: 1 })
+      for (const hash of hashes) {
+        const receipt = await client.getTransactionReceipt({ hash })
+        expect(receipt.status).toBe('success')
+        expect(receipt.gasUsed).toBe(before + INIT_CODE_WORD_GAS)
+        // Same transaction, same sender, read back from the block it was mined in.
+        const tx = await client.getTransaction({ hash })
+        expect(tx.hash).toBe(hash)
+      }
+      expect((await client.getTransaction({ hash: hashes[1]! })).from).toBe(stranger)
+      // A replay of the block (the call tracer) runs them on the same rules.
+      const trace = (await provider.request({ method: 'debug_traceTransaction', params: [hashes[1]!, { tracer: 'callTracer' }] })) as { gasUsed: Hex }
+      expect(BigInt(trace.gasUsed)).toBe(before + INIT_CODE_WORD_GAS)
     } finally {
       await network.close()
     }
