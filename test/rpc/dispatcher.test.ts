@@ -133,6 +133,9 @@ describe('envelope', () => {
 
   test('strings are escaped as Go escapes them', async () => {
     expect(await call('test_html', [])).toBe('{"jsonrpc":"2.0","id":1,"result":"\\u003cb\\u003e\\u0026\\u2028"}\n')
+    // Each character alone, so none is found only because another one came first.
+    for (const [c, escaped] of [['<', '\\u003c'], ['>', '\\u003e'], ['&', '\\u0026'], ['\u2028', '\\u2028'], ['\u2029', '\\u2029']])
+      expect(await call('test_echo', [`a${c}b`, 0])).toBe(`{"jsonrpc":"2.0","id":1,"result":{"s":"a${escaped}b","n":0,"extra":null}}\n`)
   })
 
   test('an unknown method', async () => {
