@@ -159,6 +159,23 @@ describe("l1sim's state trie against @ethereumjs/mpt", () => {
     await expect(ours.get(Uint8Array.of(1), true)).rejects.toThrow('Missing node in DB')
   })
 
+  it('a root hashed inside a reverted checkpoint is gone with it, as in ethereumjs (from an empty trie too)', async () => {
+    const ours = new StateTrie()
+    const stock = new MerklePatriciaTrie()
+    for (const trie of [ours, stock]) {
+      trie.checkpoint()
+      await trie.put(Uint8Array.of(1), new Uint8Array(40).fill(1))
+    }
+    const inside = ours.root()
+    expect(bytesToHex(inside)).toBe(bytesToHex(stock.root()))
+    await ours.revert()
+    await stock.revert()
+    expect(await ours.checkRoot(inside)).toBe(await stock.checkRoot(inside))
+    ours.root(inside)
+    stock.root(inside)
+    expect(await ours.get(Uint8Array.of(1))).toEqual(await stock.get(Uint8Array.of(1)))
+  })
+
   it('a shallow copy shares the database and the version, and diverges on its own writes', async () => {
     const ours = new StateTrie({ useKeyHashing: true })
     for (let i = 0; i < 50; i++) await ours.put(Uint8Array.of(i), new Uint8Array(40).fill(i))

@@ -61,7 +61,8 @@ export class NodeStore {
     readonly keyPrefix: Uint8Array | undefined,
   ) {}
 
-  #key(hash: Uint8Array): string {
+  /** The database key of the node under `hash` (ethereumjs': the key prefix's hex, then the hash's). */
+  key(hash: Uint8Array): string {
     return this.keyPrefix === undefined ? hex(hash) : hex(this.keyPrefix) + hex(hash)
   }
 
@@ -73,7 +74,7 @@ export class NodeStore {
       if (found !== undefined) return found[1]
     }
     const map = mapOf(this.db)
-    const value = map instanceof TrieNodeMap && this.keyPrefix === undefined ? map.getHashed(Buffer.from(hash.buffer, hash.byteOffset, 32), 0) : map.get(this.#key(hash))
+    const value = map instanceof TrieNodeMap && this.keyPrefix === undefined ? map.getHashed(Buffer.from(hash.buffer, hash.byteOffset, 32), 0) : map.get(this.key(hash))
     // A copy, not a view of Buffer's shared pool (decoded nodes keep views of what they read).
     return typeof value === 'string' ? new Uint8Array(Buffer.from(value, 'hex')) : value
   }
@@ -89,7 +90,7 @@ export class NodeStore {
   #put(hash: Uint8Array, encoded: Uint8Array): void {
     const map = mapOf(this.db)
     if (map instanceof TrieNodeMap && this.keyPrefix === undefined) map.setHashed(hash, encoded)
-    else map.set(this.#key(hash), encoded)
+    else map.set(this.key(hash), encoded)
   }
 
   checkpoint(): void {

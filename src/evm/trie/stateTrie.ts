@@ -1,6 +1,6 @@
 import type { Common } from '@ethereumjs/common'
 import { CheckpointDB } from '@ethereumjs/mpt'
-import { type BatchDBOp, MapDB, ValueEncoding } from '@ethereumjs/util'
+import { type BatchDBOp, equalsBytes, MapDB, ValueEncoding } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { nibbles } from '../orderedTrie.js'
 import { NodeStore } from './nodeStore.js'
@@ -30,16 +30,6 @@ type Checkpoint = { root: Child | null; hash: Uint8Array; roots: [string, TrieNo
 
 const MISSING = 'Missing node in DB'
 
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
-function hex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
-}
 
 /**
  * l1sim's Merkle-Patricia state trie, with the surface ethereumjs' `MerkleStateManager` and
@@ -106,11 +96,11 @@ export class StateTrie {
     if (value === undefined) return this.#hashRoot()
     if (value === null) value = this.EMPTY_TRIE_ROOT
     if (value.length !== 32) throw new Error(`Invalid root length. Roots are 32 bytes, got ${value.length} bytes`)
-    if (equal(value, this.EMPTY_TRIE_ROOT)) {
+    if (equalsBytes(value, this.EMPTY_TRIE_ROOT)) {
       this.#root = null
       return value
     }
-    const node = this.#hashed !== undefined && equal(this.#hashed.hash, value) ? this.#hashed.node : this.#recent.get(this.#dbKey(value))
+    const node = this.#hashed !== undefined && equalsBytes(this.#hashed.hash, value) ? this.#hashed.node : this.#recent.get(this.#dbKey(value))
     this.#root = node ?? value
     this.#hashed = node === undefined ? undefined : { node, hash: value }
     return value
@@ -118,7 +108,7 @@ export class StateTrie {
 
   async checkRoot(root: Uint8Array): Promise<boolean> {
     // The live version is in the database (as ethereumjs' always is) once hashed.
-    if (equal(root, this.EMPTY_TRIE_ROOT) || equal(root, this.#hashRoot())) return true
+    if (equalsBytes(root, this.EMPTY_TRIE_ROOT) || equalsBytes(root, this.#hashRoot())) return true
     if (this.#recent.get(this.#dbKey(root)) !== undefined) return true
     return this.#store.read(root) !== undefined
   }
@@ -218,7 +208,9 @@ export class StateTrie {
     const saved = this.#checkpoints.pop()
     if (saved === undefined) throw new Error('trying to revert when not checkpointed')
     this.#root = saved.root
-    if (saved.root !== null && !(saved.root instanceof Uint8Array)) this.#hashed = { node: saved.root, hash: saved.hash }
+    // The last root hashed may have been hashed inside the checkpoint, its nodes in the writes
+    // the revert drops: forget it unless it is the saved version itself.
+    this.#hashed = saved.root !== null && !(saved.root instanceof Uint8Array) ? { node: saved.root, hash: saved.hash } : undefined
     this.#store.revert()
     await this.#db.revert()
   }
@@ -236,7 +228,7 @@ export class StateTrie {
   shallowCopy(includeCheckpoints = true, opts?: Partial<StateTrieOptions>): StateTrie {
     const options = { ...this._opts, cacheSize: 0, ...opts }
     const copy = new StateTrie({ ...options, db: this.#db.db.shallowCopy() as MapDB<string, string | Uint8Array> }, this.#recent)
-    const samePrefix = options.keyPrefix === this._opts.keyPrefix || (options.keyPrefix !== undefined && this._opts.keyPrefix !== undefined && equal(options.keyPrefix, this._opts.keyPrefix))
+    const samePrefix = options.keyPrefix === this._opts.keyPrefix || (options.keyPrefix !== undefined && this._opts.keyPrefix !== undefined && equalsBytes(options.keyPrefix, this._opts.keyPrefix))
     if (opts?.root === undefined) {
       if (samePrefix) copy.#adopt(this.#root, this.#hashed)
       else copy.root(this.root())
@@ -255,7 +247,7 @@ export class StateTrie {
   }
 
   #dbKey(hash: Uint8Array): string {
-    return this._opts.keyPrefix === undefined ? hex(hash) : hex(this._opts.keyPrefix) + hex(hash)
+    return this.#store.key(hash)
   }
 
   readonly #resolve = (child: Child): TrieNode => this.#store.resolve(child)

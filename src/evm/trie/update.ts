@@ -1,3 +1,4 @@
+import { equalsBytes } from '@ethereumjs/util'
 import { Branch, type Child, Extension, KEEP_DEPTH, Leaf, type TrieNode } from './nodes.js'
 
 /**
@@ -22,12 +23,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
 /** A branch holding `a` (what the old node keeps past the split) and the new value. */
 function split(old: { rest: Uint8Array; place: (branch: (Child | null)[], nibble: number, rest: Uint8Array) => void; endValue: Uint8Array | null }, path: Uint8Array, at: number, value: Uint8Array): Branch {
   const children = new Array<Child | null>(16).fill(null)
@@ -46,7 +41,7 @@ function split(old: { rest: Uint8Array; place: (branch: (Child | null)[], nibble
 export function insert(node: TrieNode | null, path: Uint8Array, at: number, value: Uint8Array, resolve: Resolver, depth = 0): TrieNode {
   if (node === null) return new Leaf(path.subarray(at), value)
   if (node instanceof Branch) {
-    if (at === path.length) return node.value !== null && sameBytes(node.value, value) ? node : new Branch(node.children.slice(), value)
+    if (at === path.length) return node.value !== null && equalsBytes(node.value, value) ? node : new Branch(node.children.slice(), value)
     const nibble = path[at]!
     const slot = node.children[nibble]
     const child = slot === null || slot === undefined ? null : resolve(slot)
@@ -59,7 +54,7 @@ export function insert(node: TrieNode | null, path: Uint8Array, at: number, valu
   }
   const common = shared(node.key, path, at)
   if (node instanceof Leaf) {
-    if (common === node.key.length && at + common === path.length) return sameBytes(node.value, value) ? node : new Leaf(node.key, value)
+    if (common === node.key.length && at + common === path.length) return equalsBytes(node.value, value) ? node : new Leaf(node.key, value)
     const branch = split(
       { rest: node.key.subarray(common), endValue: node.value, place: (children, nibble, rest) => (children[nibble] = new Leaf(rest, node.value)) },
       path,
