@@ -1,7 +1,7 @@
 import { createBlock, type Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { createStateManager, installDirectFindPath, setStateRootEmptyingCaches } from './ethereumjsInternals.js'
+import { createStateManager, installDirectCommit, setStateRootEmptyingCaches } from './ethereumjsInternals.js'
 import { type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bytesToHex, createAddressFromString, equalsBytes, hexToBytes, type MapDB } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
@@ -204,7 +204,7 @@ export class EvmChain {
 
   static async create(options: EvmChainOptions): Promise<EvmChain> {
     await jumpAnalysisCache
-    installDirectFindPath()
+    installDirectCommit()
     const common = createEvmCommon({
       chainId: options.chainId,
       name: `l1sim-${options.alias}`,

@@ -9,8 +9,8 @@
  *   - `cacheReset.ts`: the statemanager's LRU caches emptied entry by entry on a revert (the
  *     stock clear costs the caches' capacity);
  *   - `sealing.ts`: @ethereumjs/vm's BlockBuilder (blocks sealed without per-transaction copies)
- *     and @ethereumjs/mpt's path walk and checkpoint commit (installed only on the version they
- *     were written against; otherwise the stock code runs).
+ *     and @ethereumjs/mpt's checkpoint commit (installed only on the version they were written
+ *     against; otherwise the stock code runs).
  *   - `interpreterSteps.ts`: @ethereumjs/evm's interpreter loop, fixed-fee synchronous opcodes
  *     run without a promise each, and @ethereumjs/evm's frame result with its run state built on
  *     first read (installed by `jumpAnalysisCache.ts`, on the release it checks).

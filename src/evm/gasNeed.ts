@@ -4,15 +4,14 @@ import { watchOpcodes } from './ethereumjsInternals.js'
 /**
  * Opcodes whose effect can depend on a transaction's gas limit: GAS reads the gas left; the CALL
  * and CREATE families hand a child all but 1/64 of it (and a child's unused gas comes back, so
- * consumption stops being monotone); BALANCE, EXTCODEHASH and SELFDESTRUCT can see the sender's
- * balance, from which the gas limit's price was taken up front.
+ * consumption stops being monotone); BALANCE and SELFDESTRUCT can see the sender's balance, from
+ * which the gas limit's price was taken up front; EXTCODEHASH, which reads whether an account is
+ * empty, is counted with them as a precaution (it only costs the shortcut).
  */
 const GAS_DEPENDENT = [0x31, 0x3f, 0x5a, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa, 0xff]
 const SSTORE = 0x55
 /** Gas rules that EIP-2200's alone do not describe (calldata floor, state gas, stateless access, block access lists). */
 const LATER_GAS_RULES = [6800, 7623, 7864, 7928, 8037, 8038]
-/** EIP-2200: an SSTORE with this much gas left or less fails (the call stipend's sentry). */
-const SSTORE_SENTRY = 2_300n
 
 /**
  * Watches one run of a contract creation at gas limit `limit` and tells, when it can be proved,
@@ -30,18 +29,20 @@ const SSTORE_SENTRY = 2_300n
 export function watchGasNeed(vm: VM, limit: bigint): { need(result: RunTxResult): bigint | undefined; stop(): void } {
   let dependent = false
   let sentryNeed = 0n
-  const seen = (op: number, gasLeft: bigint) => {
-    if (op !== SSTORE) dependent = true
-    else {
-      // The run at limit L has (limit - L) less gas left at every step.
-      const least = limit - gasLeft + SSTORE_SENTRY + 1n
-      if (least > sentryNeed) sentryNeed = least
-    }
-  }
   // Istanbul's SSTORE rules (EIP-2200) through Cancun: no calldata floor, state gas or stateless
   // access charges, which each add a limit-dependent rule of their own.
   const c = vm.common
   const applies = c.gteHardfork('istanbul') && !c.gteHardfork('prague') && !LATER_GAS_RULES.some((eip) => c.isActivatedEIP(eip))
+  // EIP-2200: an SSTORE with this much gas left or less fails (the call stipend's sentry).
+  const sentry = applies ? BigInt(c.param('sstoreSentryEIP2200Gas')) : 0n
+  const seen = (op: number, gasLeft: bigint) => {
+    if (op !== SSTORE) dependent = true
+    else {
+      // The run at limit L has (limit - L) less gas left at every step.
+      const least = limit - gasLeft + sentry + 1n
+      if (least > sentryNeed) sentryNeed = least
+    }
+  }
   const watch = applies ? watchOpcodes(vm, [...GAS_DEPENDENT, SSTORE], seen) : undefined
   let intact: boolean | undefined
   const stop = () => (intact ??= watch?.stop() ?? false)

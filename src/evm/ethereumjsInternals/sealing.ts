@@ -3,7 +3,7 @@ import { ConsensusType } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP, TypeOutput, ValueEncoding, bytesToUnprefixedHex, toType, type BatchDBOp } from '@ethereumjs/util'
 import { BlockBuilder, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { BranchMPTNode, CheckpointDB, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt'
+import { CheckpointDB } from '@ethereumjs/mpt'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -20,7 +20,7 @@ const VM_VERSION = installedVersion('@ethereumjs/vm')
 const MPT_VERSION = installedVersion('@ethereumjs/mpt')
 /** The `@ethereumjs/vm` whose `BlockBuilder` {@link SealingBlockBuilder} was written against. */
 export const CHECKED_VM_VERSION = '10.1.3'
-/** The `@ethereumjs/mpt` whose `findPath` {@link directFindPath} replaces. */
+/** The `@ethereumjs/mpt` whose `CheckpointDB.commit` {@link directCommit} replaces. */
 export const CHECKED_MPT_VERSION = '10.1.3'
 
 /** BlockBuilder's private fields, as of {@link CHECKED_VM_VERSION}. */
@@ -165,61 +165,8 @@ export async function startBlock(vm: VM, options: BuildBlockOpts): Promise<Block
   return builder
 }
 
-/** Marks ethereumjs' trie class once {@link installDirectFindPath} ran. */
-const DIRECT = Symbol('l1sim.directFindPath')
-
-type FindPathResult = { node: MPTNode | null; remaining: number[]; stack: MPTNode[] }
-type FindPath = (this: MerklePatriciaTrie, key: Uint8Array, throwIfMissing?: boolean, partialPath?: { stack: MPTNode[] }) => Promise<FindPathResult>
-
-/**
- * `MerklePatriciaTrie.findPath` (every trie read and write starts with it) as a plain loop from
- * the root. ethereumjs walks the path through its generic `WalkController`: a task queue, a
- * promise and a closure per node, for a walk that only ever follows one child; with a state
- * root computed per block, half of each trie put. Same nodes, same result, same errors (a
- * missing node ends the walk with what was found, unless `throwIfMissing`); a walk resumed from
- * a partial path goes to ethereumjs' own.
- */
-function directFindPath(stock: FindPath): FindPath {
-  return async function findPath(this: MerklePatriciaTrie, key, throwIfMissing = false, partialPath = { stack: [] }) {
-    if (partialPath.stack.length > 0) return stock.call(this, key, throwIfMissing, partialPath)
-    const target = new Array<number>(key.length * 2)
-    for (let i = 0; i < key.length; i++) {
-      target[2 * i] = key[i]! >> 4
-      target[2 * i + 1] = key[i]! & 15
-    }
-    const stack: MPTNode[] = []
-    let progress = 0
-    let ref: Uint8Array | Uint8Array[] = this.root()
-    try {
-      for (;;) {
-        const node: MPTNode = await this.lookupNode(ref)
-        stack.push(node)
-        if (node instanceof BranchMPTNode) {
-          if (progress === target.length) return { node, remaining: [], stack }
-          const child = node.getBranch(target[progress]!)
-          if (!child) return { node: null, remaining: target.slice(progress), stack }
-          progress++
-          ref = child
-        } else if (node instanceof LeafMPTNode) {
-          const nibbles = node.key()
-          if (target.length - progress > nibbles.length) return { node: null, remaining: target.slice(progress), stack }
-          for (let i = 0; i < nibbles.length; i++) if (nibbles[i] !== target[progress + i]) return { node: null, remaining: target.slice(progress), stack }
-          return { node, remaining: [], stack }
-        } else if (node instanceof ExtensionMPTNode) {
-          const nibbles = node.key()
-          for (let i = 0; i < nibbles.length; i++) if (nibbles[i] !== target[progress + i]) return { node: null, remaining: target.slice(progress), stack }
-          progress += nibbles.length
-          ref = node.value() as Uint8Array | Uint8Array[]
-        } else {
-          return { node: null, remaining: [], stack }
-        }
-      }
-    } catch (error) {
-      if ((error as Error).message !== 'Missing node in DB' || throwIfMissing) throw error
-      return { node: null, remaining: [], stack }
-    }
-  }
-}
+/** Marks ethereumjs' `CheckpointDB` once {@link installDirectCommit} ran. */
+const DIRECT = Symbol('l1sim.directCommit')
 
 /** CheckpointDB's private fields and methods, as of {@link CHECKED_MPT_VERSION}. */
 type CheckpointInternals = {
@@ -252,15 +199,13 @@ function directCommit(stock: Commit): Commit {
 }
 
 /**
- * Installs {@link directFindPath} and {@link directCommit} on ethereumjs' trie classes, once,
- * when the installed `@ethereumjs/mpt` is the version they were checked against. Called when
- * the first chain is made.
+ * Installs {@link directCommit} on ethereumjs' `CheckpointDB` (the node database the state
+ * manager keeps code in), once, when the installed `@ethereumjs/mpt` is the version it was
+ * checked against. Called when the first chain is made.
  */
-export function installDirectFindPath(): void {
-  const proto = MerklePatriciaTrie.prototype as unknown as { findPath: FindPath; [DIRECT]?: true }
-  if (MPT_VERSION !== CHECKED_MPT_VERSION || proto[DIRECT]) return
-  proto.findPath = directFindPath(proto.findPath)
-  const db = CheckpointDB.prototype as unknown as { commit: Commit }
+export function installDirectCommit(): void {
+  const db = CheckpointDB.prototype as unknown as { commit: Commit; [DIRECT]?: true }
+  if (MPT_VERSION !== CHECKED_MPT_VERSION || db[DIRECT]) return
   db.commit = directCommit(db.commit)
-  proto[DIRECT] = true
+  db[DIRECT] = true
 }
