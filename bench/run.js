@@ -28,14 +28,13 @@ function stopServer(child) {
 }
 
 function startServer() {
-  const t0 = now()
   const child = spawn(process.execPath, ['--max-semi-space-size=32', '--min-semi-space-size=32', join(root, 'dist/l1sim.mjs'), 'start', '--port', '0'] /* as `npm start` and the bin run it */, { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (chunk) => {
       out += chunk
       const m = /l1sim ready at (http:\/\/\S+)/.exec(out)
-      if (m) resolve({ child, url: m[1], t0 })
+      if (m) resolve({ child, url: m[1] })
     })
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)))
   })
