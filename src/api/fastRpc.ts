@@ -50,9 +50,8 @@ export function createFastRpcHandler(options: {
     }
 
     void readBody(req, bodyLimit)
-      .then((body) => dispatcher.handle(body, { network, chain, subscriptions: undefined }))
-      .then((answer) => {
-        const payload = Buffer.from(answer ?? '', 'utf8')
+      .then((body) => dispatcher.handleBytes(body, { network, chain, subscriptions: undefined }))
+      .then((payload) => {
         res.writeHead(200, {
           'node-id': nodeId,
           ...cors.actual('POST', headers.origin),

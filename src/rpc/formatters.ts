@@ -4,6 +4,7 @@ import { toQuantity, type Hex } from '../core/hex.js'
 import type { EvmChain } from '../evm/chain.js'
 import { txFees } from '../evm/pool.js'
 import type { LogEntry, MinedTx, StoredBlock } from '../evm/types.js'
+import type { JsonBytes } from './jsonBytes.js'
 
 /** keccak256(rlp([])): the C-chain's extDataHash of a block without atomic transactions. */
 export const EMPTY_EXT_DATA_HASH = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
@@ -172,8 +173,21 @@ export function formatReceipt(mined: MinedTx): Record<string, unknown> {
   }
 }
 
+/** A log as {@link formatLog} writes it. */
+export type LogJson = {
+  address: Hex
+  topics: Hex[]
+  data: Hex
+  blockNumber: Hex
+  transactionHash: Hex
+  transactionIndex: Hex
+  blockHash: Hex
+  logIndex: Hex
+  removed: boolean
+}
+
 /** Log JSON in geth's `types.Log` field order. */
-export function formatLog(log: LogEntry, removed = false): Record<string, unknown> {
+export function formatLog(log: LogEntry, removed = false): LogJson {
   return {
     address: log.address,
     topics: log.topics,
@@ -185,4 +199,25 @@ export function formatLog(log: LogEntry, removed = false): Record<string, unknow
     logIndex: toQuantity(log.logIndex),
     removed,
   }
+}
+
+/**
+ * Writes a list of {@link formatLog} records as `encodeJSON` writes it, one log's text at a time:
+ * a range query answers thousands of logs (~600 bytes each), which JSON.stringify plus the
+ * dispatcher's scan for Go's HTML escapes wrote several times slower. Every string of a record is
+ * 0x-hex made from bytes, so it goes between quotes as it is: nothing in it is escaped.
+ */
+export function writeLogsJson(logs: readonly LogJson[], out: JsonBytes): void {
+  out.reserve(2 + logs.length * 600)
+  out.ascii('[')
+  for (let i = 0; i < logs.length; i++) {
+    const log = logs[i]!
+    const topics = log.topics.length === 0 ? '' : `"${log.topics.join('","')}"`
+    out.ascii(
+      `${i === 0 ? '' : ','}{"address":"${log.address}","topics":[${topics}],"data":"${log.data}","blockNumber":"${log.blockNumber}",` +
+        `"transactionHash":"${log.transactionHash}","transactionIndex":"${log.transactionIndex}","blockHash":"${log.blockHash}",` +
+        `"logIndex":"${log.logIndex}","removed":${log.removed}}`,
+    )
+  }
+  out.ascii(']')
 }

@@ -119,10 +119,10 @@ export const evmRoutes: FastifyPluginAsync<EvmRoutesOptions> = async (app, optio
     // fastify reads no body for GET and HEAD; geth reads whatever comes.
     const body = typeof request.body === 'string' ? request.body : await readBody(request.raw, bodyLimit)
     const ctx: EthContext = { network, chain: request.evmChain!, subscriptions: undefined }
-    const answer = await dispatcher.handle(body, ctx)
+    const answer = await dispatcher.handleBytes(body, ctx)
     // A Buffer, so fastify does not append `; charset=utf-8` to geth's bare `application/json`.
     reply.code(200).header('content-type', ETH_HTTP.contentType)
-    return reply.send(Buffer.from(answer ?? '', 'utf8'))
+    return reply.send(answer)
   }
 
   function serveSocket(socket: WebSocket, request: FastifyRequest): void {

@@ -1,14 +1,17 @@
 import type { EthContext } from '../context.js'
 import type { RpcMethod } from '../dispatcher.js'
+import type { JsonBytes } from '../jsonBytes.js'
 
 /**
  * Declares an eth-dialect method: the params parser's output types the handler's first
  * argument, so a method file states its wire shape once. (Two arguments rather than one object:
- * TypeScript infers the parser's type before it types the handler.)
+ * TypeScript infers the parser's type before it types the handler.) `encode` writes the result's
+ * JSON text itself (see `RpcMethod.encode`).
  */
 export function defineEthMethod<P, R>(
   params: (raw: unknown) => P,
   handler: (params: P, ctx: EthContext) => R | Promise<R>,
+  encode?: (result: R, out: JsonBytes) => void,
 ): RpcMethod<P, R, EthContext> {
-  return { params, handler }
+  return encode === undefined ? { params, handler } : { params, handler, encode }
 }

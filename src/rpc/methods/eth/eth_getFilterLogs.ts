@@ -1,7 +1,7 @@
 import { defineEthMethod } from '../define.js'
 import { queryLogs } from '../../../evm/logs.js'
 import { filtersOf } from '../../filters.js'
-import { formatLog } from '../../formatters.js'
+import { formatLog, writeLogsJson } from '../../formatters.js'
 import { RpcServerError } from '../../errors.js'
 import { tuple } from '../../params.js'
 import { hash32Loose } from '../shared.js'
@@ -14,4 +14,5 @@ export const eth_getFilterLogs = defineEthMethod(
     if (filter.kind !== 'logs') throw new RpcServerError('filter not found')
     return queryLogs(ctx.chain, 0n, ctx.chain.store.height, filter.criteria).map((log) => formatLog(log))
   },
+  writeLogsJson,
 )

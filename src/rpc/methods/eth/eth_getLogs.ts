@@ -1,7 +1,7 @@
 import { defineEthMethod } from '../define.js'
 import { blockLogs, queryLogs } from '../../../evm/logs.js'
 import { RpcServerError } from '../../errors.js'
-import { formatLog } from '../../formatters.js'
+import { formatLog, writeLogsJson } from '../../formatters.js'
 import { tuple } from '../../params.js'
 import { logFilter, resolveRange, toLogCriteria } from '../logFilter.js'
 
@@ -22,4 +22,5 @@ export const eth_getLogs = defineEthMethod(
     if (!range) return []
     return queryLogs(ctx.chain, range.from, range.to, criteria).map((log) => formatLog(log))
   },
+  writeLogsJson,
 )

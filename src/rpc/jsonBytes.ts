@@ -1,0 +1,65 @@
+/**
+ * A JSON answer written straight into bytes, for results of hundreds of kilobytes (a range of
+ * logs): built as one string, such a text is a rope of tens of thousands of pieces that the young
+ * generation copies at each scavenge and that encoding to UTF-8 must first flatten into a fresh
+ * large object; written piece by piece into one growing buffer, it is copied once.
+ */
+export class JsonBytes {
+  #buffer: Buffer
+  #length = 0
+  /** ASCII text not yet copied in: short pieces go into the buffer together, in one native call. */
+  #pending = ''
+
+  constructor(capacity = 1024) {
+    this.#buffer = Buffer.allocUnsafe(capacity)
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.#length + this.#pending.length
+  }
+
+  /** Makes room for `bytes` more bytes at once (a caller that knows its size spares the regrowths). */
+  reserve(bytes: number): void {
+    const needed = this.#length + this.#pending.length + bytes
+    if (needed <= this.#buffer.length) return
+    const grown = Buffer.allocUnsafe(Math.max(needed, this.#buffer.length * 2))
+    this.#buffer.copy(grown, 0, 0, this.#length)
+    this.#buffer = grown
+  }
+
+  /** Appends text whose characters are all ASCII (hex, JSON punctuation): one byte each. */
+  ascii(text: string): void {
+    this.#pending += text
+    if (this.#pending.length >= PENDING_BYTES) this.#flush()
+  }
+
+  /** Appends any text as UTF-8. */
+  utf8(text: string): void {
+    this.#flush()
+    this.reserve(Buffer.byteLength(text, 'utf8'))
+    this.#length += this.#buffer.write(text, this.#length, 'utf8')
+  }
+
+  /** The bytes written: a view of the buffer, valid until the next write. */
+  bytes(): Buffer {
+    this.#flush()
+    return this.#buffer.subarray(0, this.#length)
+  }
+
+  /** The text written. */
+  toString(): string {
+    return this.bytes().toString('utf8')
+  }
+
+  #flush(): void {
+    if (this.#pending === '') return
+    const text = this.#pending
+    this.#pending = ''
+    this.reserve(text.length)
+    this.#length += this.#buffer.write(text, this.#length, 'latin1')
+  }
+}
+
+/** Enough ASCII to copy in at once: a few logs' worth, small enough to die young. */
+const PENDING_BYTES = 4096
