@@ -1,4 +1,4 @@
-import { createAddressFromString, bytesToHex, equalsBytes } from '@ethereumjs/util'
+import { createAddressFromString, equalsBytes } from '@ethereumjs/util'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { MAX_TIME, TimeOutOfRangeError } from '../core/clock.js'
@@ -177,9 +177,10 @@ export class Miner {
     const txs: MinedTx[] = included.map(({ entry, tx, result, innerCalls }, index) => {
       const r = receipts[index]!
       const logs: LogEntry[] = r.logs.length === 0 ? (this.#sharing.noLogs as LogEntry[]) : r.logs.map(([address, topics, data]) => ({
-        address: bytesToHex(address) as Hex,
-        topics: topics.map((t) => bytesToHex(t) as Hex),
-        data: bytesToHex(data) as Hex,
+        // Flat strings: ethereumjs' bytesToHex leaves a rope of ~30 strings per word, kept with the log.
+        address: flatHex(address),
+        topics: topics.map((t) => flatHex(t)),
+        data: flatHex(data),
         logIndex: logIndex++,
         transactionIndex: index,
         transactionHash: entry.hash,
