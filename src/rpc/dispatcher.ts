@@ -27,11 +27,12 @@ export type RpcMethod<P = any, R = unknown, C = any> = {
   params: (raw: unknown) => P // throws InvalidParamsError
   handler: (params: P, ctx: C) => R | Promise<R>
   /**
-   * Writes the result's JSON text, exactly as {@link encodeJSON} would, into `out`: for a method
-   * whose answers run to hundreds of kilobytes (eth_getLogs), which the generic encoder writes
-   * several times slower. The in-process provider still gets the handler's value.
+   * Answers the call by writing its result's JSON text into `out`: exactly what {@link encodeJSON}
+   * writes for the handler's value, and the same errors thrown. For a method whose answers run to
+   * hundreds of kilobytes (eth_getLogs), which the generic encoder writes several times slower,
+   * from objects made only to be written. The in-process provider still calls the handler.
    */
-  encode?(result: R, out: JsonBytes): void
+  write?(params: P, ctx: C, out: JsonBytes): void | Promise<void>
 }
 
 /** geth's default HTTP body limit (`defaultBodyLimit`); coreth leaves it unless `http-body-limit` is set. */
@@ -120,17 +121,16 @@ export function createEthDispatcher<C>(options: EthDispatcherOptions<C>): EthDis
     }
     let resultText: string
     try {
-      const result = await method.handler(params, ctx)
-      if (method.encode !== undefined) {
+      if (method.write !== undefined) {
         const out = new JsonBytes()
         out.utf8(`{"jsonrpc":"2.0","id":${encodeJSON(env.id)},"result":`)
         const start = out.length
-        method.encode(result, out)
+        await method.write(params, ctx, out)
         const resultBytes = out.length - start
         out.ascii('}')
         return { text: out, resultBytes }
       }
-      resultText = encodeJSON(result ?? null)
+      resultText = encodeJSON((await method.handler(params, ctx)) ?? null)
     } catch (err) {
       options.onError?.(err, { method: env.method, params: env.params })
       return errorAnswer(env, toRpcError(err))

@@ -5,13 +5,13 @@ import type { JsonBytes } from '../jsonBytes.js'
 /**
  * Declares an eth-dialect method: the params parser's output types the handler's first
  * argument, so a method file states its wire shape once. (Two arguments rather than one object:
- * TypeScript infers the parser's type before it types the handler.) `encode` writes the result's
- * JSON text itself (see `RpcMethod.encode`).
+ * TypeScript infers the parser's type before it types the handler.) `write` answers with the
+ * result's JSON text written by the method itself (see `RpcMethod.write`).
  */
 export function defineEthMethod<P, R>(
   params: (raw: unknown) => P,
   handler: (params: P, ctx: EthContext) => R | Promise<R>,
-  encode?: (result: R, out: JsonBytes) => void,
+  write?: (params: P, ctx: EthContext, out: JsonBytes) => void | Promise<void>,
 ): RpcMethod<P, R, EthContext> {
-  return encode === undefined ? { params, handler } : { params, handler, encode }
+  return write === undefined ? { params, handler } : { params, handler, write }
 }
