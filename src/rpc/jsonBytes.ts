@@ -1,8 +1,10 @@
 /**
  * A JSON answer written straight into bytes, for results of hundreds of kilobytes (a range of
- * logs): built as one string, such a text is a rope of tens of thousands of pieces that the young
+ * logs). Built as one string, such a text is a rope of tens of thousands of pieces that the young
  * generation copies at each scavenge and that encoding to UTF-8 must first flatten into a fresh
- * large object; written piece by piece into one growing buffer, it is copied once.
+ * large object (JSON.stringify instead scans every character for escapes, and Go's HTML escapes
+ * take a second scan); here pieces known to need no escape are copied into one growing buffer,
+ * a few tens of kilobytes at a time.
  */
 export class JsonBytes {
   #buffer: Buffer
