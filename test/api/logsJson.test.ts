@@ -79,4 +79,15 @@ describe('log answers written as bytes', () => {
     expect(text).toBe(`[{"jsonrpc":"2.0","id":1,"result":${encodeJSON(logs)}},{"jsonrpc":"2.0","id":"two","result":"0xa868"},{"jsonrpc":"2.0","id":3,"result":${encodeJSON(logs)}}]\n`)
     expect((await post(JSON.stringify(call(4, 'eth_getFilterLogs', [id])))).text).toBe(`{"jsonrpc":"2.0","id":4,"result":${encodeJSON(logs)}}\n`)
   })
+
+  it('fail as the handler does: an unknown block hash, a range past the head', async () => {
+    for (const filter of [{ blockHash: '0x' + '11'.repeat(32) }, { fromBlock: '0x1', toBlock: '0xffff' }]) {
+      const error = await rpc('eth_getLogs', [filter]).then(
+        () => undefined,
+        (e: { code: number; message: string }) => ({ code: e.code, message: e.message }),
+      )
+      expect(error?.code).toBe(-32000)
+      expect((await post(JSON.stringify(call(9, 'eth_getLogs', [filter])))).text).toBe(`{"jsonrpc":"2.0","id":9,"error":${JSON.stringify(error)}}\n`)
+    }
+  })
 })
