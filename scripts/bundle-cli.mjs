@@ -3,7 +3,9 @@
 // unbundled for projects that import l1sim. Run by `npm run build`.
 //
 // The bundle is a CommonJS script (dist/l1sim.bundle.cjs) rather than an ES module, so that the
-// bin, dist/l1sim.mjs (scripts/launcher.mjs), can run it with a V8 code cache (see there).
+// bin, dist/l1sim.mjs (scripts/launcher.mjs), can run it with a V8 code cache (see there). The file
+// holds one function expression, the CommonJS wrapper around the bundle, which only the launcher
+// calls: it is not a module to require.
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { chmod, readFile, writeFile } from 'node:fs/promises'
@@ -53,14 +55,14 @@ const lazyFastifyHttp2 = {
 
 /**
  * The bundle cannot run `import()` (see src/core/importModule.ts): its lazy loads go through the
- * launcher's, which the launcher passes in as `__l1simImport`. Required as a plain CommonJS module
- * (no launcher), the bundle's own `import()` works and is used.
+ * launcher's, which the launcher passes in as `__l1simImport` (the bundle runs only under the
+ * launcher: see the wrapper at the end of this file).
  */
 const launcherImport = {
   name: 'launcher-import',
   setup(b) {
     b.onLoad({ filter: /[\\/]dist[\\/]core[\\/]importModule\.js$/ }, () => ({
-      contents: "export const importModule = (specifier) => (typeof __l1simImport === 'function' ? __l1simImport(specifier) : import(specifier))\n",
+      contents: 'export const importModule = (specifier) => __l1simImport(specifier)\n',
       loader: 'js',
     }))
   },
@@ -118,15 +120,16 @@ const lazyFastifySemver = {
 }
 
 /**
- * src/evm/ethereumjsInternals/sealing.ts finds the installed @ethereumjs packages' versions at load
- * by walking up to their package.json (~2 ms of a cold start, several file reads). In the bundle
+ * src/evm/ethereumjsInternals/ (sealing.ts, opcodeWatch.ts, stateCaches.ts) finds the installed
+ * @ethereumjs packages' versions at load by walking up to their package.json (~1 ms and several
+ * file reads each, at every cold start). In the bundle
  * the code that runs is the copy bundled here, so its version is known now: each call becomes
  * the version of the package esbuild resolves from the same file (the same walk, done once).
  */
 const pinnedVersions = {
   name: 'pinned-ethereumjs-versions',
   setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]evm[\\/]ethereumjsInternals[\\/]sealing\.js$/ }, async (args) => {
+    b.onLoad({ filter: /[\\/]dist[\\/]evm[\\/]ethereumjsInternals[\\/](sealing|opcodeWatch|stateCaches)\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8')
       const calls = [...source.matchAll(/installedVersion\('([^']+)'\)/g)]
       if (calls.length === 0) throw new Error(`${args.path} no longer calls installedVersion('<package>'): update pinned-ethereumjs-versions`)
@@ -208,16 +211,21 @@ const built = await readFile('dist/l1sim.bundle.cjs', 'utf8')
 // After a backslash the escape would be read as `\\` and text: such a character must be looked at.
 if (/\\[^\x00-\x7f]/.test(built)) throw new Error('dist/l1sim.bundle.cjs has a backslash before a non-ASCII character: escape it by hand in the build')
 const bundled = built.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-await writeFile('dist/l1sim.bundle.cjs', bundled)
 // An `import()` left in the bundle fails in the bin (see launcherImport): every one must be the
 // launcher's. JSDoc types (`{import('x').T}`) and methods named import (`w.x.import(...)`, and
 // their definitions) are not calls.
 const stray = bundled
   .split('\n')
-  .filter((line) => /(?<![.\w${])import\(/.test(line) && !/^\s*import\([\w\s,]*\)\s*\{/.test(line) && !line.includes('__l1simImport(specifier) : import(specifier)'))
+  .filter((line) => /(?<![.\w${])import\(/.test(line) && !/^\s*import\([\w\s,]*\)\s*\{/.test(line))
 if (stray.length > 0) throw new Error(`dist/l1sim.bundle.cjs calls import() outside src/core/importModule.ts, which fails in the bin:\n${stray.join('\n')}`)
+// The bundle is written inside the function the launcher calls (its CommonJS wrapper, plus
+// `__l1simImport`), so that the launcher compiles the file's text as read: wrapping it at run time
+// made V8 flatten a second 5 MB copy of the source (~4 ms of a cold start, and the copy kept).
+// The first line is the wrapper's, so the bundle's line numbers in stack traces are unchanged.
+const wrapped = `(function (exports, require, module, __filename, __dirname, __l1simImport) {${bundled}\n})`
+await writeFile('dist/l1sim.bundle.cjs', wrapped)
 // The launcher keys its code cache by the bundle's hash, computed here once rather than at every start.
-const bundleHash = createHash('sha256').update(bundled).digest('hex')
+const bundleHash = createHash('sha256').update(wrapped).digest('hex')
 const launcher = await readFile('scripts/launcher.mjs', 'utf8')
 if (!launcher.includes("'@@BUNDLE_SHA256@@'")) throw new Error('scripts/launcher.mjs lost its @@BUNDLE_SHA256@@ placeholder')
 await writeFile('dist/l1sim.mjs', launcher.replace("'@@BUNDLE_SHA256@@'", `'${bundleHash}'`))
