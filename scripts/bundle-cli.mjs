@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { chmod, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
 /**
@@ -224,6 +225,13 @@ if (stray.length > 0) throw new Error(`dist/l1sim.bundle.cjs calls import() outs
 // The first line is the wrapper's, so the bundle's line numbers in stack traces are unchanged.
 const wrapped = `(function (exports, require, module, __filename, __dirname, __l1simImport) {${bundled}\n})`
 await writeFile('dist/l1sim.bundle.cjs', wrapped)
+// The default scenario, parsed now (the parse `l1sim start` would repeat at every start; the CLI
+// decodes it when the file and its artifacts are still the ones parsed: src/scenario/preparsed.ts).
+const { readScenario } = await import('../dist/scenario/index.js')
+const { encodeScenario } = await import('../dist/scenario/preparsed.js')
+const defaultScenario = fileURLToPath(new URL('../scenarios/default.yaml', import.meta.url))
+const preparsed = encodeScenario(await readScenario(defaultScenario), await readFile(defaultScenario, 'utf8'))
+await writeFile('dist/scenario/default.preparsed.json', JSON.stringify(preparsed))
 // The launcher keys its code cache by the bundle's hash, computed here once rather than at every start.
 const bundleHash = createHash('sha256').update(wrapped).digest('hex')
 const launcher = await readFile('scripts/launcher.mjs', 'utf8')
