@@ -49,7 +49,43 @@ const lazyFastifyHttp2 = {
         'const loadHttp2 = () => (http2Module ??= require(\'node:http2\'))',
         'const http2 = { createServer: (...args) => loadHttp2().createServer(...args), createSecureServer: (...args) => loadHttp2().createSecureServer(...args) }',
       ].join('\n')
-      return { contents: source.replace(eager, lazy), loader: 'js' }
+      // node:https likewise, for the `https` option (with ws's, below: node's TLS modules, ~0.6 ms).
+      return { contents: lazyRequire(source.replace(eager, lazy), args.path, 'https', "const https = require('node:https')", ['createServer']), loader: 'js' }
+    })
+  },
+}
+
+/**
+ * `source` (the file at `path`) with `eager`, its require of a node module at load, replaced by an
+ * object holding the same functions (`members`), each requiring the module on its first call.
+ * Throws if the file no longer requires it so or uses another member of it.
+ */
+function lazyRequire(source, path, variable, eager, members) {
+  // Its uses outside comments (JSDoc types name `tls.Socket` and the like).
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+  const used = new Set([...code.matchAll(new RegExp(`(?<![.\\w$'"])${variable}\\.(\\w+)`, 'g'))].map((m) => m[1]))
+  if (!source.includes(eager) || [...used].some((name) => !members.includes(name)))
+    throw new Error(`${path} no longer matches what the build's lazy ${variable} expects (uses ${variable}.${[...used].join(`, ${variable}.`)})`)
+  const module = /require\('([^']+)'\)/.exec(eager)[1]
+  const lazy = [
+    `let ${variable}Module`,
+    `const ${variable} = { ${members.map((name) => `${name}: (...args) => (${variable}Module ??= require('${module}')).${name}(...args)`).join(', ')} }`,
+  ].join('\n')
+  return source.replace(eager, lazy)
+}
+
+/**
+ * ws's websocket.js requires node:https and node:tls (with fastify's node:https, node's TLS
+ * modules: ~0.6 ms of a cold start) for a client's `wss:` connections; the servers' WebSockets are
+ * accepted, never dialled. In the bundle each is required on its first call.
+ */
+const lazyWsTls = {
+  name: 'lazy-ws-tls',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ws[\\/]lib[\\/]websocket\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const https = lazyRequire(source, args.path, 'https', "const https = require('https');", ['request'])
+      return { contents: lazyRequire(https, args.path, 'tls', "const tls = require('tls');", ['connect']), loader: 'js' }
     })
   },
 }
@@ -199,7 +235,7 @@ await build({
       "const __l1simImportMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
     ].join('\n'),
   },
-  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
+  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyWsTls, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
   logLevel: 'warning',
 })
 // The bundle is made ASCII: V8 then holds its source as a one-byte string (5 MB, where a few
