@@ -157,7 +157,7 @@ const lazyFastifySemver = {
 }
 
 /**
- * src/evm/ethereumjsInternals/ (sealing.ts, opcodeWatch.ts, stateCaches.ts) finds the installed
+ * src/evm/ethereumjsInternals/ (sealing.ts, opcodeWatch.ts, stateCaches.ts) and src/evm/jumpAnalysisCache.ts find the installed
  * @ethereumjs packages' versions at load by walking up to their package.json (~1 ms and several
  * file reads each, at every cold start). In the bundle
  * the code that runs is the copy bundled here, so its version is known now: each call becomes
@@ -166,7 +166,7 @@ const lazyFastifySemver = {
 const pinnedVersions = {
   name: 'pinned-ethereumjs-versions',
   setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]evm[\\/]ethereumjsInternals[\\/](sealing|opcodeWatch|stateCaches)\.js$/ }, async (args) => {
+    b.onLoad({ filter: /[\\/]dist[\\/]evm[\\/](ethereumjsInternals[\\/](sealing|opcodeWatch|stateCaches)|jumpAnalysisCache)\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8')
       const calls = [...source.matchAll(/installedVersion\('([^']+)'\)/g)]
       if (calls.length === 0) throw new Error(`${args.path} no longer calls installedVersion('<package>'): update pinned-ethereumjs-versions`)
