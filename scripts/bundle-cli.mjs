@@ -3,13 +3,16 @@
 // unbundled for projects that import l1sim. Run by `npm run build`.
 //
 // The bundle is a CommonJS script (dist/l1sim.bundle.cjs) rather than an ES module, so that the
-// bin, dist/l1sim.mjs (scripts/launcher.mjs), can run it with a V8 code cache (see there).
+// bin, dist/l1sim.mjs (scripts/launcher.mjs), can run it with a V8 code cache (see there). The file
+// holds one function expression, the CommonJS wrapper around the bundle, which only the launcher
+// calls: it is not a module to require.
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { chmod, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { build } from 'esbuild'
+import { fileURLToPath } from 'node:url'
+import { build, transform } from 'esbuild'
 
 /**
  * The interpreter class of @ethereumjs/evm is internal; in a bundle it cannot be imported from
@@ -46,21 +49,57 @@ const lazyFastifyHttp2 = {
         'const loadHttp2 = () => (http2Module ??= require(\'node:http2\'))',
         'const http2 = { createServer: (...args) => loadHttp2().createServer(...args), createSecureServer: (...args) => loadHttp2().createSecureServer(...args) }',
       ].join('\n')
-      return { contents: source.replace(eager, lazy), loader: 'js' }
+      // node:https likewise, for the `https` option (with ws's, below: node's TLS modules, ~0.6 ms).
+      return { contents: lazyRequire(source.replace(eager, lazy), args.path, 'https', "const https = require('node:https')", ['createServer']), loader: 'js' }
+    })
+  },
+}
+
+/**
+ * `source` (the file at `path`) with `eager`, its require of a node module at load, replaced by an
+ * object holding the same functions (`members`), each requiring the module on its first call.
+ * Throws if the file no longer requires it so or uses another member of it.
+ */
+function lazyRequire(source, path, variable, eager, members) {
+  // Its uses outside comments (JSDoc types name `tls.Socket` and the like).
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+  const used = new Set([...code.matchAll(new RegExp(`(?<![.\\w$'"])${variable}\\.(\\w+)`, 'g'))].map((m) => m[1]))
+  if (!source.includes(eager) || [...used].some((name) => !members.includes(name)))
+    throw new Error(`${path} no longer matches what the build's lazy ${variable} expects (uses ${variable}.${[...used].join(`, ${variable}.`)})`)
+  const module = /require\('([^']+)'\)/.exec(eager)[1]
+  const lazy = [
+    `let ${variable}Module`,
+    `const ${variable} = { ${members.map((name) => `${name}: (...args) => (${variable}Module ??= require('${module}')).${name}(...args)`).join(', ')} }`,
+  ].join('\n')
+  return source.replace(eager, lazy)
+}
+
+/**
+ * ws's websocket.js requires node:https and node:tls (with fastify's node:https, node's TLS
+ * modules: ~0.6 ms of a cold start) for a client's `wss:` connections; the servers' WebSockets are
+ * accepted, never dialled. In the bundle each is required on its first call.
+ */
+const lazyWsTls = {
+  name: 'lazy-ws-tls',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ws[\\/]lib[\\/]websocket\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const https = lazyRequire(source, args.path, 'https', "const https = require('https');", ['request'])
+      return { contents: lazyRequire(https, args.path, 'tls', "const tls = require('tls');", ['connect']), loader: 'js' }
     })
   },
 }
 
 /**
  * The bundle cannot run `import()` (see src/core/importModule.ts): its lazy loads go through the
- * launcher's, which the launcher passes in as `__l1simImport`. Required as a plain CommonJS module
- * (no launcher), the bundle's own `import()` works and is used.
+ * launcher's, which the launcher passes in as `__l1simImport` (the bundle runs only under the
+ * launcher: see the wrapper at the end of this file).
  */
 const launcherImport = {
   name: 'launcher-import',
   setup(b) {
     b.onLoad({ filter: /[\\/]dist[\\/]core[\\/]importModule\.js$/ }, () => ({
-      contents: "export const importModule = (specifier) => (typeof __l1simImport === 'function' ? __l1simImport(specifier) : import(specifier))\n",
+      contents: 'export const importModule = (specifier) => __l1simImport(specifier)\n',
       loader: 'js',
     }))
   },
@@ -118,15 +157,16 @@ const lazyFastifySemver = {
 }
 
 /**
- * src/evm/ethereumjsInternals/sealing.ts finds the installed @ethereumjs packages' versions at load
- * by walking up to their package.json (~2 ms of a cold start, several file reads). In the bundle
+ * src/evm/ethereumjsInternals/ (sealing.ts, opcodeWatch.ts, stateCaches.ts) and src/evm/jumpAnalysisCache.ts find the installed
+ * @ethereumjs packages' versions at load by walking up to their package.json (~1 ms and several
+ * file reads each, at every cold start). In the bundle
  * the code that runs is the copy bundled here, so its version is known now: each call becomes
  * the version of the package esbuild resolves from the same file (the same walk, done once).
  */
 const pinnedVersions = {
   name: 'pinned-ethereumjs-versions',
   setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]evm[\\/]ethereumjsInternals[\\/]sealing\.js$/ }, async (args) => {
+    b.onLoad({ filter: /[\\/]dist[\\/]evm[\\/](ethereumjsInternals[\\/](sealing|opcodeWatch|stateCaches)|jumpAnalysisCache)\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8')
       const calls = [...source.matchAll(/installedVersion\('([^']+)'\)/g)]
       if (calls.length === 0) throw new Error(`${args.path} no longer calls installedVersion('<package>'): update pinned-ethereumjs-versions`)
@@ -195,7 +235,7 @@ await build({
       "const __l1simImportMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
     ].join('\n'),
   },
-  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
+  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyWsTls, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
   logLevel: 'warning',
 })
 // The bundle is made ASCII: V8 then holds its source as a one-byte string (5 MB, where a few
@@ -208,16 +248,32 @@ const built = await readFile('dist/l1sim.bundle.cjs', 'utf8')
 // After a backslash the escape would be read as `\\` and text: such a character must be looked at.
 if (/\\[^\x00-\x7f]/.test(built)) throw new Error('dist/l1sim.bundle.cjs has a backslash before a non-ASCII character: escape it by hand in the build')
 const bundled = built.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-await writeFile('dist/l1sim.bundle.cjs', bundled)
 // An `import()` left in the bundle fails in the bin (see launcherImport): every one must be the
 // launcher's. JSDoc types (`{import('x').T}`) and methods named import (`w.x.import(...)`, and
 // their definitions) are not calls.
 const stray = bundled
   .split('\n')
-  .filter((line) => /(?<![.\w${])import\(/.test(line) && !/^\s*import\([\w\s,]*\)\s*\{/.test(line) && !line.includes('__l1simImport(specifier) : import(specifier)'))
+  .filter((line) => /(?<![.\w${])import\(/.test(line) && !/^\s*import\([\w\s,]*\)\s*\{/.test(line))
 if (stray.length > 0) throw new Error(`dist/l1sim.bundle.cjs calls import() outside src/core/importModule.ts, which fails in the bin:\n${stray.join('\n')}`)
+// Whitespace and comments are a third of the bundle's 5 MB, which every start reads and decodes
+// (~3 ms): the bundle is written without them (names and code are left as they are; the license
+// comments are kept). esbuild prints it with ASCII escapes, as above; the check is that it did.
+const { code: minified } = await transform(bundled, { minifyWhitespace: true, legalComments: 'inline', charset: 'ascii', target: 'node20' })
+if (/[^\x00-\x7f]/.test(minified)) throw new Error('esbuild printed the bundle with non-ASCII characters')
+// The bundle is written inside the function the launcher calls (its CommonJS wrapper, plus
+// `__l1simImport`), so that the launcher compiles the file's text as read: wrapping it at run time
+// made V8 flatten a second 5 MB copy of the source (~4 ms of a cold start, and the copy kept).
+const wrapped = `(function (exports, require, module, __filename, __dirname, __l1simImport) {${minified}\n})`
+await writeFile('dist/l1sim.bundle.cjs', wrapped)
+// The default scenario, parsed now (the parse `l1sim start` would repeat at every start; the CLI
+// decodes it when the file and its artifacts are still the ones parsed: src/scenario/preparsed.ts).
+const { readScenario } = await import('../dist/scenario/index.js')
+const { encodeScenario } = await import('../dist/scenario/preparsed.js')
+const defaultScenario = fileURLToPath(new URL('../scenarios/default.yaml', import.meta.url))
+const preparsed = encodeScenario(await readScenario(defaultScenario), await readFile(defaultScenario, 'utf8'))
+await writeFile('dist/scenario/default.preparsed.json', JSON.stringify(preparsed))
 // The launcher keys its code cache by the bundle's hash, computed here once rather than at every start.
-const bundleHash = createHash('sha256').update(bundled).digest('hex')
+const bundleHash = createHash('sha256').update(wrapped).digest('hex')
 const launcher = await readFile('scripts/launcher.mjs', 'utf8')
 if (!launcher.includes("'@@BUNDLE_SHA256@@'")) throw new Error('scripts/launcher.mjs lost its @@BUNDLE_SHA256@@ placeholder')
 await writeFile('dist/l1sim.mjs', launcher.replace("'@@BUNDLE_SHA256@@'", `'${bundleHash}'`))

@@ -5,7 +5,7 @@
 // growing into it: a start keeps most of what it allocates (the bundle's functions, the chains),
 // and a small young generation copied it through ten scavenges (~40 ms) where one suffices.
 //
-// It runs the bundle (dist/l1sim.bundle.cjs) through a V8 code cache: compiling the 4 MB bundle,
+// It runs the bundle (dist/l1sim.bundle.cjs, one function expression) through a V8 code cache: compiling the 4 MB bundle,
 // and then the functions a start calls, is about a sixth of a cold start, and node 20 has no
 // compile cache for modules (module.enableCompileCache is node 22), so the bundle is a script
 // compiled with vm.Script's `cachedData`. A script compiled from a cache has lost, on node 20, what
@@ -46,8 +46,9 @@ try {
 } catch {
   // No cache yet (or unreadable): compile from source.
 }
-// The CommonJS wrapper on the bundle's first line keeps its line numbers in stack traces.
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __l1simImport) {${source}\n})`, { filename: bundle, cachedData })
+// The file is the bundle inside its CommonJS wrapper (scripts/bundle-cli.mjs): compiled as read,
+// with no second copy of the source to make.
+const script = new vm.Script(source, { filename: bundle, cachedData })
 // The cache's bytes (~3 MB) are not needed once compiled: the callback below kept them alive for
 // the whole run (peak RSS).
 const readCache = cachedData !== undefined

@@ -12,6 +12,7 @@ import { BaseError, InvalidArgumentError } from './core/errors.js'
 import { startDevnet, type Devnet, type DevnetOptions } from './devnet.js'
 import { L1ConfigError } from './network/l1.js'
 import { ScenarioValidationError } from './scenario/errors.js'
+import { readPreparsedScenario } from './scenario/preparsed.js'
 import { SnapshotFileError } from './snapshot/errors.js'
 import { checkSnapshotTarget } from './snapshot/format.js'
 import { banner } from './cli/banner.js'
@@ -47,6 +48,12 @@ export type CliResult = {
 
 /** The package's default scenario: `../scenarios/default.yaml` from `src/` (tests) and from `dist/` (the bin and its bundle) alike. */
 export const DEFAULT_SCENARIO = fileURLToPath(new URL('../scenarios/default.yaml', import.meta.url))
+
+/**
+ * The default scenario as `npm run build` parsed it (`scripts/bundle-cli.mjs`, `src/scenario/preparsed.ts`),
+ * beside the CLI in `dist/`: a start that runs it unchanged decodes it instead of parsing it again.
+ */
+const PREPARSED_DEFAULT_SCENARIO = fileURLToPath(new URL('./scenario/default.preparsed.json', import.meta.url))
 
 export const USAGE = `Usage: l1sim <command> [options]
 
@@ -167,9 +174,11 @@ async function start(line: Extract<CommandLine, { kind: 'command' }>, io: CliIO,
   const defaultScenario = io.defaultScenario ?? DEFAULT_SCENARIO
   const scenario = line.scenario ?? (line.snapshot === undefined && !line.noScenario && existsSync(defaultScenario) ? defaultScenario : undefined)
   const progress = scenario === undefined ? undefined : createProgressReporter(stderr, scenario)
+  // The default scenario, unchanged since the build, need not be parsed (same document, same artifacts).
+  const preparsed = scenario !== undefined && line.scenario === undefined ? readPreparsedScenario(scenario, PREPARSED_DEFAULT_SCENARIO) : undefined
   const options: DevnetOptions = {
     ...line.options,
-    ...(scenario === undefined ? {} : { scenario }),
+    ...(scenario === undefined ? {} : { scenario: preparsed ?? scenario }),
     ...(line.snapshot === undefined ? {} : { snapshot: line.snapshot }),
     ...(progress === undefined ? {} : { onScenarioProgress: (p) => progress.report(p) }),
   }

@@ -7,12 +7,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { inspect } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { encodeFunctionData } from 'viem'
 import { idFromString as decodeCb58Id, vmIdFromName } from '../src/core/ids.js'
 import { ICM_MESSENGER_ABI } from '../src/evm/icm/messenger.js'
 import { ICM_MESSENGER_ADDRESS } from '../src/evm/icm/predeploy.js'
+import { readScenario } from '../src/scenario/index.js'
+import { readPreparsedScenario } from '../src/scenario/preparsed.js'
 import { portWithNextNodeTaken } from './helpers/ports.js'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
@@ -178,6 +181,27 @@ describe('the l1sim bin (dist/l1sim.mjs)', () => {
       // The other flags' cache, which the first test's "one code cache" does not expect.
       if (other !== undefined) rmSync(join(dist, other))
     }
+  })
+
+  it('runs the default scenario as the build parsed it: the same document, and the state its steps leave', async () => {
+    const defaultScenario = join(root, 'scenarios/default.yaml')
+    const decoded = readPreparsedScenario(defaultScenario, join(dist, 'scenario/default.preparsed.json'))
+    expect(decoded, 'npm run build writes dist/scenario/default.preparsed.json').toBeDefined()
+    expect(inspect(decoded, { depth: Infinity, showHidden: true })).toBe(inspect(await readScenario(defaultScenario), { depth: Infinity, showHidden: true }))
+    const bin = spawnBin(['start', '--port', '0'])
+    const url = await new Promise<string>((resolve, reject) => {
+      bin.child.stdout!.on('data', () => {
+        const ready = /^l1sim ready at (http:\/\/\S+)$/m.exec(bin.stdout)
+        if (ready) resolve(ready[1]!)
+      })
+      void bin.exited.then((code) => reject(new Error(`l1sim exited with ${code} before it was ready:\n${bin.stdout}${bin.stderr}`)))
+    })
+    expect(bin.stdout).toContain(defaultScenario)
+    // carol (dev account 3): 10,000 AVAX and the 1.5 the scenario's first step sends.
+    const balance = await post(`${url}/ext/bc/C/rpc`, { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: ['0x90F79bf6EB2c4f870365E785982E1f101E93b906', 'latest'] })
+    expect(balance).toEqual({ jsonrpc: '2.0', id: 1, result: `0x${(10_001_500n * 10n ** 15n).toString(16)}` })
+    expect(await stop(bin)).toBe(0)
+    expect(bin.stderr).not.toContain('assertion failed')
   })
 
   it('names the port that is taken when it is a later node\'s', async () => {

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs'
 import { importModule } from '../core/importModule.js'
 import { installLazyRunState, installSyncSteps, installCallFrames, type InterpreterProto as StepsProto } from './ethereumjsInternals.js'
+import { installedVersion } from './ethereumjsInternals/sealing.js'
 
 /** The @ethereumjs/evm release whose interpreter internals this was written against. */
 const PATCHED_VERSION = '10.1.3'
@@ -27,13 +27,15 @@ type InterpreterProto = {
  */
 export async function installJumpAnalysisCache(): Promise<boolean> {
   try {
-    const entry = import.meta.resolve('@ethereumjs/evm')
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', entry), 'utf8')) as { version: string }
-    if (pkg.version !== PATCHED_VERSION) return false
+    // Known at build time in the bundled CLI (scripts/bundle-cli.mjs pins it: resolving the package
+    // and reading its package.json was ~1.5 ms of a cold start).
+    if (installedVersion('@ethereumjs/evm') !== PATCHED_VERSION) return false
     // The bundled CLI (scripts/bundle-cli.mjs) publishes its copy of the class; otherwise the
     // module is loaded by path, the same instance the EVM imports.
     const bundled = (globalThis as Record<symbol, unknown>)[Symbol.for('l1sim.ethereumjs.Interpreter')] as { prototype: InterpreterProto } | undefined
-    const mod = bundled ? { Interpreter: bundled } : await importModule<{ Interpreter?: { prototype: InterpreterProto } }>(new URL('./interpreter.js', entry).href)
+    const mod = bundled
+      ? { Interpreter: bundled }
+      : await importModule<{ Interpreter?: { prototype: InterpreterProto } }>(new URL('./interpreter.js', import.meta.resolve('@ethereumjs/evm')).href)
     const proto = mod.Interpreter?.prototype
     if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
     if (typeof (proto as unknown as StepsProto).run === 'function') installSyncSteps(proto as unknown as StepsProto)
