@@ -4,10 +4,10 @@
  * `assertInternals` checks at creation that the fields used here still exist, so an upgrade
  * that moves them fails loudly at start instead of caching wrong values.
  */
-import { type AccountCache, CacheType, Caches, type CodeCache, MerkleStateManager, type MerkleStateManagerOpts, type StorageCache } from '@ethereumjs/statemanager'
+import { type AccountCache, CacheType, Caches, CODEHASH_PREFIX, type CodeCache, MerkleStateManager, type MerkleStateManagerOpts, type StorageCache } from '@ethereumjs/statemanager'
 import { RLP } from '@ethereumjs/rlp'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { type Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { Account, type Address, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, createAddressFromString, equalsBytes, hexToBytes, unpadBytes, unprefixedHexToBytes } from '@ethereumjs/util'
 import { StateTrie } from '../trie/stateTrie.js'
 import { installedVersion } from './sealing.js'
 
@@ -133,9 +133,61 @@ export class CleanReadStateManager extends MerkleStateManager {
     return RLP.decode(value) as Uint8Array
   }
 
+  /**
+   * Inside a checkpoint (a block's transactions, an eth_call), a slot written goes into the
+   * storage cache only, as ethereumjs means it to: its `putStorage` writes the cache and then,
+   * because the cache's `put` returns nothing, the storage trie too, re-hashing the storage root
+   * and re-encoding the account on every SSTORE, for a trie the last commit's flush writes
+   * again (and a revert throws away). Outside checkpoints (cheat codes, genesis) it still
+   * writes through, so the account's storage root moves at once as before. Same checks, same
+   * cached value; the flush writes the same slots.
+   */
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (this.#depth === 0 || key.length !== 32 || value.length > 32) return super.putStorage(address, key, value)
+    if ((await this.getAccount(address)) === undefined) return super.putStorage(address, key, value)
+    this.#caches.storage!.put(address, key, RLP.encode(unpadBytes(value)))
+  }
+
+  /**
+   * ethereumjs' flush (code, then slots, then accounts: the same writes in the same order), with
+   * an account's slots written to its storage trie together and its storage root hashed once,
+   * where ethereumjs hashed the root and re-encoded the account after every slot.
+   */
   override async flush(): Promise<void> {
     if (this.#depth > 0) this.#trieAhead = true
-    await super.flush()
+    for (const [addressHex, element] of this.#caches.code!.flush()) {
+      const code = element.code
+      if (code === undefined) continue
+      const address = createAddressFromString(`0x${addressHex}`)
+      const codeHash = (this as unknown as { keccakFunction(data: Uint8Array): Uint8Array }).keccakFunction(code)
+      await this._getCodeDB().put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, code)
+      if ((await this.getAccount(address)) === undefined) await this.putAccount(address, new Account())
+      await this.modifyAccountFields(address, { codeHash })
+    }
+    const slots = this.#caches.storage!.flush()
+    for (let i = 0; i < slots.length; ) {
+      const addressHex = slots[i]![0]
+      let end = i + 1
+      while (end < slots.length && slots[end]![0] === addressHex) end++
+      const address = createAddressFromString(`0x${addressHex}`)
+      const account = await this.getAccount(address)
+      if (account !== undefined) {
+        const trie = this._getStorageTrie(address, account)
+        for (let j = i; j < end; j++) {
+          const [, keyHex, stored] = slots[j]!
+          const value = RLP.decode(stored ?? new Uint8Array(0)) as Uint8Array
+          if (value.length > 0) await trie.put(unprefixedHexToBytes(keyHex), RLP.encode(value))
+          else await trie.del(unprefixedHexToBytes(keyHex))
+        }
+        account.storageRoot = trie.root()
+        await this.putAccount(address, account)
+      }
+      i = end
+    }
+    for (const [addressHex, element] of this.#caches.account!.flush()) {
+      if (element.accountRLP === undefined) await this._trie.del(unprefixedHexToBytes(addressHex))
+      else await this._trie.put(unprefixedHexToBytes(addressHex), element.accountRLP)
+    }
   }
 
   override async commit(): Promise<void> {
