@@ -87,12 +87,38 @@ export class CleanReadStateManager extends MerkleStateManager {
     const cache = maps<AccountElement>(this.#caches.account!)
     const addressHex = bytesToUnprefixedHex(address.bytes)
     const elem = cacheGet(cache, addressHex)
-    if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined
+    if (elem !== undefined) return elem.accountRLP !== undefined ? this.#accountOf(elem.accountRLP) : undefined
     const rlp = await this._trie.get(address.bytes)
-    const account = rlp !== null ? createAccountFromRLP(rlp) : undefined
+    const account = rlp !== null ? this.#accountOf(rlp) : undefined
     if (this.#trieAhead) this.#caches.account!.put(address, account)
     else cacheSetClean(cache, addressHex, { accountRLP: rlp ?? undefined })
     return account
+  }
+
+  /**
+   * Each cached account's fields, decoded once per encoding the cache holds: a transaction
+   * reads its sender, recipient and the coinbase some twenty times, and ethereumjs decoded the
+   * account's RLP on each read. Keyed by the encoding's object (the cache makes a new one per
+   * write), so an entry goes with it.
+   */
+  readonly #decoded = new WeakMap<Uint8Array, Account>()
+
+  /** A fresh `Account` (callers change and keep theirs) with the fields `rlp` encodes. */
+  #accountOf(rlp: Uint8Array): Account {
+    let fields = this.#decoded.get(rlp)
+    if (fields === undefined) {
+      fields = createAccountFromRLP(rlp)
+      this.#decoded.set(rlp, fields)
+    }
+    return new Account(fields.nonce, fields.balance, fields.storageRoot, fields.codeHash)
+  }
+
+  /** ethereumjs' `putAccount`; the encoding it caches is known decoded (the account's fields as put). */
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    await super.putAccount(address, account)
+    if (account === undefined) return
+    const rlp = cacheGet(maps<AccountElement>(this.#caches.account!), bytesToUnprefixedHex(address.bytes))?.accountRLP
+    if (rlp !== undefined) this.#decoded.set(rlp, new Account(account.nonce, account.balance, account.storageRoot, account.codeHash))
   }
 
   override async getCode(address: Address): Promise<Uint8Array> {
