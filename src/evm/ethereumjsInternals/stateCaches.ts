@@ -143,7 +143,9 @@ export class CleanReadStateManager extends MerkleStateManager {
     const addressHex = bytesToUnprefixedHex(address.bytes)
     const keyHex = bytesToUnprefixedHex(key)
     const cached = cacheGet(cache, addressHex)?.get(keyHex)
-    if (cached !== undefined || key.length !== 32) return super.getStorage(address, key)
+    // A cached slot: what ethereumjs' getStorage returns for it, without looking it up again.
+    if (cached !== undefined && key.length === 32) return RLP.decode(cached) as Uint8Array
+    if (key.length !== 32) return super.getStorage(address, key)
     const account = await this.getAccount(address)
     if (!account) return new Uint8Array()
     let clean = !this.#trieAhead
