@@ -1,14 +1,18 @@
 import type { CustomCrypto } from '@ethereumjs/common'
 import { calculateSigRecovery, concatBytes, ecrecover, setLengthLeft } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { createWasmKeccak256 } from '../core/keccakWasm.js'
 import { nativeKeccak256, nativeSecp256k1 } from '../core/native.js'
 
 /**
  * The chains' crypto: sender recovery is the largest single cost of admitting a transaction and
- * hashing a tenth of a block's time, so both run in the native bindings of `src/core/native.ts`
- * when they load, and in ethereumjs' own noble code otherwise (identical results).
+ * hashing a tenth of a block's time. Recovery runs in the native binding of `src/core/native.ts`
+ * when it loads; keccak in WebAssembly (`src/core/keccakWasm.ts`: a third of the native
+ * binding's time for the short inputs a block hashes), its long inputs in the native binding;
+ * ethereumjs' own noble code otherwise (identical results).
  */
-const keccak256 = nativeKeccak256
+const keccak256 = createWasmKeccak256(nativeKeccak256 ?? keccak_256) ?? nativeKeccak256
 
 /** Whether the native secp256k1 and keccak bindings are in use (reported by the benchmark; asking loads secp256k1's). */
 export const nativeCrypto = {

@@ -95,9 +95,18 @@ function goQuote(text: string): string {
   return `"${text.replace(/["\\\x00-\x1f\x7f]/g, (c) => escapes[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}"`
 }
 
-/** Go sorts map keys by their UTF-8 bytes; for the BMP-only names used here, code-unit order is the same except around surrogates. */
+/** A UTF-16 surrogate: code-unit order and UTF-8 byte order differ only around them. */
+const SURROGATE = /[\ud800-\udfff]/
+
+/**
+ * Go sorts map keys by their UTF-8 bytes. Without surrogates (text in the Basic Multilingual
+ * Plane, every name a check writes) that is code-unit order, compared without encoding both
+ * strings: health checks sort their details' keys on every run, and automine runs them every
+ * thirty blocks.
+ */
 export function compareGoStrings(a: string, b: string): number {
   if (a === b) return 0
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : 1
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))
 }
 

@@ -7,12 +7,14 @@ import { PRIMARY_NETWORK_ID } from '../../src/core/ids.js'
 import type { EvmChain } from '../../src/evm/chain.js'
 import {
   APPLICATION_TAG,
+  compareGoStrings,
   createNodeHealth,
   encodeHealthReply,
   HealthRegistrationError,
   healthGet,
   HealthWorker,
   MAX_CATCH_UP_RUNS,
+  toGoMapOrder,
   type HealthCheckOutcome,
 } from '../../src/network/health.js'
 import {
@@ -348,6 +350,13 @@ describe('healthGet', () => {
     expect(body.indexOf('"a\\u003cb\\u003e"')).toBeLessThan(body.indexOf('"b"'))
     expect(body).toContain('"error":"x \\u003c y \\u0026\\u0026 y \\u003e z \\u2028"')
     expect(body).not.toMatch(/[<>&]/)
+  })
+
+  it("sorts keys in Go's UTF-8 byte order, past the Basic Multilingual Plane too (where UTF-16 order differs)", () => {
+    const names = ['b', 'B', 'a<b>', 'é', 'z', '\uffff', '\u{10000}', 'a\u{1f600}', 'a\uffee', '', 'ab', 'a', '\ud800', '\u00ff']
+    const byBytes = [...names].sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')))
+    expect([...names].sort(compareGoStrings)).toEqual(byBytes)
+    expect(Object.keys(toGoMapOrder({ '\u{10000}': 1, '\uffff': 2, b: 3, a: 4 }) as object)).toEqual(['a', 'b', '\uffff', '\u{10000}'])
   })
 
   it('writes a lone surrogate as U+FFFD, as Go writes invalid UTF-8', async () => {

@@ -1,4 +1,4 @@
-import { Block, createBlockHeader, type HeaderData } from '@ethereumjs/block'
+import { Block, type BlockHeader, createBlockHeader, type HeaderData } from '@ethereumjs/block'
 import { ConsensusType } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP, TypeOutput, ValueEncoding, bytesToUnprefixedHex, toType, type BatchDBOp } from '@ethereumjs/util'
@@ -18,10 +18,15 @@ import { orderedTrieRoot } from '../orderedTrie.js'
  */
 const VM_VERSION = installedVersion('@ethereumjs/vm')
 const MPT_VERSION = installedVersion('@ethereumjs/mpt')
+const BLOCK_VERSION = installedVersion('@ethereumjs/block')
+/** The `@ethereumjs/block` whose header constructor {@link SealingBlockBuilder.build} stands in for when it completes the run header. */
+export const CHECKED_BLOCK_VERSION = '10.1.3'
 /** The `@ethereumjs/vm` whose `BlockBuilder` {@link SealingBlockBuilder} was written against. */
 export const CHECKED_VM_VERSION = '10.1.3'
 /** The `@ethereumjs/mpt` whose `CheckpointDB.commit` {@link directCommit} replaces. */
 export const CHECKED_MPT_VERSION = '10.1.3'
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] }
 
 /** BlockBuilder's private fields, as of {@link CHECKED_VM_VERSION}. */
 type BuilderInternals = {
@@ -83,6 +88,29 @@ export class SealingBlockBuilder extends BlockBuilder {
     return result
   }
 
+  /**
+   * The header the block's transactions ran against, given the fields only the end of the block
+   * knows, as the header `data` would make: it was made from the same header data (the extra data
+   * set since, the rest unchanged), so the same hardfork and defaults, and the fields set here
+   * are ones the builder made, of the lengths the constructor checks (the gas used within the
+   * limit `addTransaction` keeps). A second header per block was a tenth of sealing a transfer.
+   * Undefined on another `@ethereumjs/block`, or with no transaction run.
+   */
+  #completedRunHeader(data: HeaderData): BlockHeader | undefined {
+    const header = this.#runHeader?.header as Writable<BlockHeader> | undefined
+    if (header === undefined || BLOCK_VERSION !== CHECKED_BLOCK_VERSION || Object.isFrozen(header)) return undefined
+    const common = header.common
+    header.stateRoot = data.stateRoot as Uint8Array
+    header.transactionsTrie = data.transactionsTrie as Uint8Array
+    header.receiptTrie = data.receiptTrie as Uint8Array
+    header.logsBloom = data.logsBloom as Uint8Array
+    header.gasUsed = data.gasUsed as bigint
+    header.extraData = toType(data.extraData, TypeOutput.Uint8Array) ?? new Uint8Array(0)
+    header.withdrawalsRoot = (data.withdrawalsRoot as Uint8Array | undefined) ?? (common.isActivatedEIP(4895) ? KECCAK256_RLP : undefined)
+    header.blobGasUsed = (data.blobGasUsed as bigint | undefined) ?? (common.isActivatedEIP(4844) ? 0n : undefined)
+    return header as unknown as BlockHeader
+  }
+
   override async transactionsTrie(): Promise<Uint8Array> {
     const self = this.#internals()
     return orderedTrieRoot(self.transactions.map((tx) => tx.serialize()), keccakOf(self.vm))
@@ -102,20 +130,18 @@ export class SealingBlockBuilder extends BlockBuilder {
     const transactionsTrie = await this.transactionsTrie()
     const receiptTrie = await this.receiptTrie()
     const stateRoot = await vm.stateManager.getStateRoot()
-    const header = createBlockHeader(
-      {
-        ...self.headerData,
-        stateRoot,
-        transactionsTrie,
-        withdrawalsRoot: self.withdrawals ? KECCAK256_RLP : undefined,
-        receiptTrie,
-        logsBloom: this.logsBloom(),
-        gasUsed: this.gasUsed,
-        timestamp: self.headerData.timestamp ?? 0n,
-        blobGasUsed: vm.common.isActivatedEIP(4844) ? this.blobGasUsed : undefined,
-      },
-      self.blockOpts,
-    )
+    const data: HeaderData = {
+      ...self.headerData,
+      stateRoot,
+      transactionsTrie,
+      withdrawalsRoot: self.withdrawals ? KECCAK256_RLP : undefined,
+      receiptTrie,
+      logsBloom: this.logsBloom(),
+      gasUsed: this.gasUsed,
+      timestamp: self.headerData.timestamp ?? 0n,
+      blobGasUsed: vm.common.isActivatedEIP(4844) ? this.blobGasUsed : undefined,
+    }
+    const header = this.#completedRunHeader(data) ?? createBlockHeader(data, self.blockOpts)
     const block = new Block(header, [...self.transactions], [], self.withdrawals ? [] : undefined, self.blockOpts)
     self.blockStatus = { status: 'build', block }
     if (self.checkpointed) {

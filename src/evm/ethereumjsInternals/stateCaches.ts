@@ -4,10 +4,10 @@
  * `assertInternals` checks at creation that the fields used here still exist, so an upgrade
  * that moves them fails loudly at start instead of caching wrong values.
  */
-import { type AccountCache, CacheType, Caches, type CodeCache, MerkleStateManager, type MerkleStateManagerOpts, type StorageCache } from '@ethereumjs/statemanager'
+import { type AccountCache, CacheType, Caches, CODEHASH_PREFIX, type CodeCache, MerkleStateManager, type MerkleStateManagerOpts, type StorageCache } from '@ethereumjs/statemanager'
 import { RLP } from '@ethereumjs/rlp'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { type Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { Account, type Address, bytesToUnprefixedHex, concatBytes, createAccountFromRLP, createAddressFromString, equalsBytes, hexToBytes, unpadBytes, unprefixedHexToBytes } from '@ethereumjs/util'
 import { StateTrie } from '../trie/stateTrie.js'
 import { installedVersion } from './sealing.js'
 
@@ -87,12 +87,38 @@ export class CleanReadStateManager extends MerkleStateManager {
     const cache = maps<AccountElement>(this.#caches.account!)
     const addressHex = bytesToUnprefixedHex(address.bytes)
     const elem = cacheGet(cache, addressHex)
-    if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined
+    if (elem !== undefined) return elem.accountRLP !== undefined ? this.#accountOf(elem.accountRLP) : undefined
     const rlp = await this._trie.get(address.bytes)
-    const account = rlp !== null ? createAccountFromRLP(rlp) : undefined
+    const account = rlp !== null ? this.#accountOf(rlp) : undefined
     if (this.#trieAhead) this.#caches.account!.put(address, account)
     else cacheSetClean(cache, addressHex, { accountRLP: rlp ?? undefined })
     return account
+  }
+
+  /**
+   * Each cached account's fields, decoded once per encoding the cache holds: a transaction
+   * reads its sender, recipient and the coinbase some twenty times, and ethereumjs decoded the
+   * account's RLP on each read. Keyed by the encoding's object (the cache makes a new one per
+   * write), so an entry goes with it.
+   */
+  readonly #decoded = new WeakMap<Uint8Array, Account>()
+
+  /** A fresh `Account` (callers change and keep theirs) with the fields `rlp` encodes. */
+  #accountOf(rlp: Uint8Array): Account {
+    let fields = this.#decoded.get(rlp)
+    if (fields === undefined) {
+      fields = createAccountFromRLP(rlp)
+      this.#decoded.set(rlp, fields)
+    }
+    return new Account(fields.nonce, fields.balance, fields.storageRoot, fields.codeHash)
+  }
+
+  /** ethereumjs' `putAccount`; the encoding it caches is known decoded (the account's fields as put). */
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    await super.putAccount(address, account)
+    if (account === undefined) return
+    const rlp = cacheGet(maps<AccountElement>(this.#caches.account!), bytesToUnprefixedHex(address.bytes))?.accountRLP
+    if (rlp !== undefined) this.#decoded.set(rlp, new Account(account.nonce, account.balance, account.storageRoot, account.codeHash))
   }
 
   override async getCode(address: Address): Promise<Uint8Array> {
@@ -117,7 +143,9 @@ export class CleanReadStateManager extends MerkleStateManager {
     const addressHex = bytesToUnprefixedHex(address.bytes)
     const keyHex = bytesToUnprefixedHex(key)
     const cached = cacheGet(cache, addressHex)?.get(keyHex)
-    if (cached !== undefined || key.length !== 32) return super.getStorage(address, key)
+    // A cached slot: what ethereumjs' getStorage returns for it, without looking it up again.
+    if (cached !== undefined && key.length === 32) return RLP.decode(cached) as Uint8Array
+    if (key.length !== 32) return super.getStorage(address, key)
     const account = await this.getAccount(address)
     if (!account) return new Uint8Array()
     let clean = !this.#trieAhead
@@ -133,9 +161,61 @@ export class CleanReadStateManager extends MerkleStateManager {
     return RLP.decode(value) as Uint8Array
   }
 
+  /**
+   * Inside a checkpoint (a block's transactions, an eth_call), a slot written goes into the
+   * storage cache only, as ethereumjs means it to: its `putStorage` writes the cache and then,
+   * because the cache's `put` returns nothing, the storage trie too, re-hashing the storage root
+   * and re-encoding the account on every SSTORE, for a trie the last commit's flush writes
+   * again (and a revert throws away). Outside checkpoints (cheat codes, genesis) it still
+   * writes through, so the account's storage root moves at once as before. Same checks, same
+   * cached value; the flush writes the same slots.
+   */
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (this.#depth === 0 || key.length !== 32 || value.length > 32) return super.putStorage(address, key, value)
+    if ((await this.getAccount(address)) === undefined) return super.putStorage(address, key, value)
+    this.#caches.storage!.put(address, key, RLP.encode(unpadBytes(value)))
+  }
+
+  /**
+   * ethereumjs' flush (code, then slots, then accounts: the same writes in the same order), with
+   * an account's slots written to its storage trie together and its storage root hashed once,
+   * where ethereumjs hashed the root and re-encoded the account after every slot.
+   */
   override async flush(): Promise<void> {
     if (this.#depth > 0) this.#trieAhead = true
-    await super.flush()
+    for (const [addressHex, element] of this.#caches.code!.flush()) {
+      const code = element.code
+      if (code === undefined) continue
+      const address = createAddressFromString(`0x${addressHex}`)
+      const codeHash = (this as unknown as { keccakFunction(data: Uint8Array): Uint8Array }).keccakFunction(code)
+      await this._getCodeDB().put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, code)
+      if ((await this.getAccount(address)) === undefined) await this.putAccount(address, new Account())
+      await this.modifyAccountFields(address, { codeHash })
+    }
+    const slots = this.#caches.storage!.flush()
+    for (let i = 0; i < slots.length; ) {
+      const addressHex = slots[i]![0]
+      let end = i + 1
+      while (end < slots.length && slots[end]![0] === addressHex) end++
+      const address = createAddressFromString(`0x${addressHex}`)
+      const account = await this.getAccount(address)
+      if (account !== undefined) {
+        const trie = this._getStorageTrie(address, account)
+        for (let j = i; j < end; j++) {
+          const [, keyHex, stored] = slots[j]!
+          const value = RLP.decode(stored ?? new Uint8Array(0)) as Uint8Array
+          if (value.length > 0) await trie.put(unprefixedHexToBytes(keyHex), RLP.encode(value))
+          else await trie.del(unprefixedHexToBytes(keyHex))
+        }
+        account.storageRoot = trie.root()
+        await this.putAccount(address, account)
+      }
+      i = end
+    }
+    for (const [addressHex, element] of this.#caches.account!.flush()) {
+      if (element.accountRLP === undefined) await this._trie.del(unprefixedHexToBytes(addressHex))
+      else await this._trie.put(unprefixedHexToBytes(addressHex), element.accountRLP)
+    }
   }
 
   override async commit(): Promise<void> {
