@@ -5,7 +5,6 @@ import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js'
 import { expand, extract } from '@noble/hashes/hkdf.js'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist as english } from '@scure/bip39/wordlists/english.js'
@@ -14,7 +13,8 @@ import { blsPublicKeyOf, blsSignatureSign, decodeBlsPublicKey, decodeBlsSignatur
 import { InvalidArgumentError } from './errors.js'
 import { bytesToHex, hexToBytes, type Hex } from './hex.js'
 import { nodeIdToString } from './ids.js'
-import { nativeKeccak256, nativeSecp256k1 } from './native.js'
+import { keccak256 } from './keccak.js'
+import { nativeSecp256k1 } from './native.js'
 import { DEFAULT_NODE_BLS_KEYS } from './blsDefaults.js'
 import { DEFAULT_NODE_STAKING_KEYS, DEFAULT_RELAYER_ACCOUNT } from './nodeDefaults.js'
 import { DEFAULT_DEV_ACCOUNTS } from './devAccountDefaults.js'
@@ -107,7 +107,7 @@ function deriverOf(mnemonic: string, path: string): (index: number) => DevAccoun
     const { privateKey } = childKey(parent, i, parentPublicKey)
     const uncompressed = secp256k1PublicKey(privateKey)
     return {
-      address: checksumAddress(keccak(uncompressed.subarray(1)).subarray(12)),
+      address: checksumAddress(keccak256(uncompressed.subarray(1)).subarray(12)),
       privateKey: bytesToHex(privateKey),
       publicKey: bytesToHex(compressPublicKey(uncompressed)),
     }
@@ -190,16 +190,14 @@ function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
  */
 export function addressOfPrivateKey(privateKey: Uint8Array): Hex {
   if (Buffer.from(privateKey).toString('hex') === DEFAULT_RELAYER_ACCOUNT[0]) return DEFAULT_RELAYER_ACCOUNT[1]
-  return bytesToHex(keccak(secp256k1PublicKey(privateKey).subarray(1)).subarray(12))
+  return bytesToHex(keccak256(secp256k1PublicKey(privateKey).subarray(1)).subarray(12))
 }
 
-/** keccak256, native when the addon loads: noble's runs interpreted in a cold process (~1 ms a hash at start). */
-const keccak = nativeKeccak256 ?? keccak_256
 
 /** EIP-55: a hex letter is upper-case where the keccak of the lower-case address has a nibble of 8 or more. */
 function checksumAddress(address: Uint8Array): Hex {
   const lower = bytesToHex(address).slice(2)
-  const hash = keccak(utf8ToBytes(lower))
+  const hash = keccak256(utf8ToBytes(lower))
   let out = '0x'
   for (let i = 0; i < lower.length; i++) {
     const nibble = (hash[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 0xf

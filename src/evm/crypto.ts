@@ -1,33 +1,29 @@
 import type { CustomCrypto } from '@ethereumjs/common'
 import { calculateSigRecovery, concatBytes, ecrecover, setLengthLeft } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { keccak_256 } from '@noble/hashes/sha3.js'
-import { createWasmKeccak256 } from '../core/keccakWasm.js'
+import { keccak256 } from '../core/keccak.js'
 import { nativeKeccak256, nativeSecp256k1 } from '../core/native.js'
 
 /**
  * The chains' crypto: sender recovery is the largest single cost of admitting a transaction and
  * hashing a tenth of a block's time. Recovery runs in the native binding of `src/core/native.ts`
- * when it loads; keccak in WebAssembly (`src/core/keccakWasm.ts`: a third of the native
- * binding's time for the short inputs a block hashes), its long inputs in the native binding;
- * ethereumjs' own noble code otherwise (identical results).
+ * when it loads, ethereumjs' own noble code otherwise; keccak is the process's
+ * (`src/core/keccak.ts`: WebAssembly). Results are identical either way.
  */
-const keccak256 = createWasmKeccak256(nativeKeccak256 ?? keccak_256) ?? nativeKeccak256
 
 /** Whether the native secp256k1 and keccak bindings are in use (reported by the benchmark; asking loads secp256k1's). */
 export const nativeCrypto = {
   get secp256k1() {
     return nativeSecp256k1() !== undefined
   },
-  keccak: keccak256 !== undefined,
+  keccak: nativeKeccak256 !== undefined,
 }
 
 export function createCustomCrypto(): CustomCrypto {
-  const crypto: CustomCrypto = keccak256 ? { keccak256 } : {}
   // libsecp256k1 loads on the first signature or recovery (see src/core/native.ts), not with the
   // chain; without it, what ethereumjs does with no custom function (noble).
   return {
-    ...crypto,
+    keccak256,
     ecrecover(msgHash, v, r, s, chainId) {
       const native = nativeSecp256k1()
       if (!native) return ecrecover(msgHash, v, r, s, chainId)

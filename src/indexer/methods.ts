@@ -1,8 +1,7 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { InvalidArgumentError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
-import { nativeKeccak256 } from '../core/native.js'
+import { keccak256 } from '../core/keccak.js'
 
 /**
  * Method names for `Method.methodName`: 4-byte selectors mapped to canonical signatures
@@ -37,7 +36,6 @@ export type MethodRegistry = {
   registerSignatures(signatures: readonly string[]): void
 }
 
-const keccak = nativeKeccak256 ?? keccak_256
 
 /**
  * Keccak-256 of a signature, first 4 bytes, lower-case hex. Natively when the binding loads: an
@@ -45,7 +43,7 @@ const keccak = nativeKeccak256 ?? keccak_256
  * still interpreted then, took ~0.5 ms a signature.
  */
 export function selectorOf(signature: string): Hex {
-  return `0x${bytesToHex(keccak(utf8ToBytes(signature)).subarray(0, 4))}` as Hex
+  return `0x${bytesToHex(keccak256(utf8ToBytes(signature)).subarray(0, 4))}` as Hex
 }
 
 const ELEMENTARY = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?|function)((\[[0-9]*\])*)$/
