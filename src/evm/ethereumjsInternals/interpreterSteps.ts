@@ -173,10 +173,10 @@ type FrameSource = { interpreterRes: { runState: object }; frameResult: object; 
 const FRAME = Symbol('l1sim.frame')
 
 /**
- * One accessor pair for every frame's `runState`: per-frame closures (a getter and a setter over
- * the frame's variables, made for each frame) left a frame's whole interpreter reachable from
- * the young generation until the next full GC (promoted: ~4 KB an eth_call, a scavenge pause of
- * 1–3 ms every ~120 calls); shared functions reading the result's own {@link FRAME} do not.
+ * One accessor pair for every frame's `runState`. With a getter and a setter made for each frame
+ * (closures over its variables), measured on node 20: every frame's objects survived scavenges
+ * until the next full GC (promoted, ~4 KB an eth_call with the spread below: 1–3 ms scavenge
+ * pauses every ~120 calls); shared functions reading the result's own {@link FRAME} leave none.
  */
 const RUN_STATE: PropertyDescriptor = {
   enumerable: true,
