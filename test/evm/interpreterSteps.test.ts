@@ -39,6 +39,43 @@ describe('interpreter loop', () => {
     }
   })
 
+  it("a frame's result has the stock method's keys, in its order, and its composite run state", async () => {
+    const chain = network.cChain
+    const { createAddressFromString, hexToBytes } = await import('@ethereumjs/util')
+    const frame = async (code: Hex) =>
+      chain.withState('latest', async () => {
+        const sm = chain.vm.stateManager
+        await sm.checkpoint()
+        try {
+          const to = createAddressFromString(PROBE)
+          await sm.putCode(to, hexToBytes(code))
+          const { execResult } = await chain.vm.evm.runCall({ to, caller: to, origin: to, data: hexToBytes(concat([numberToHex(7n, { size: 32 }), numberToHex(9n, { size: 32 })])), gasLimit: 100_000n, skipBalance: true, block: chain.store.head.block })
+          return execResult as unknown as Record<string, unknown> & { runState: Record<string, unknown> }
+        } finally {
+          await sm.revert()
+          chain.vm.evm.journal.cleanJournal()
+        }
+      })
+    const stockKeys = ['logs', 'returnValue', 'selfdestruct', 'createdAddresses', 'runState', 'exceptionError', 'gas', 'executionGasUsed', 'gasRefund', 'stateGasSpilled']
+    const ok = await frame(CODE)
+    expect(Object.keys(ok)).toEqual(stockKeys)
+    expect(ok.exceptionError).toBeUndefined()
+    // The stock `{ ...runState, ...result, ...env }`: the interpreter's state, the frame's result and its environment.
+    expect(ok.runState.programCounter).toBe(CODE.length / 2 - 1)
+    expect(ok.runState.returnValue).toEqual(ok.returnValue)
+    expect(ok.runState.address).toEqual(createAddressFromString(PROBE))
+    expect(ok.runState).toBe(ok.runState)
+    // A spread reads it (as ethereumjs' create frames spread results); a write replaces it.
+    expect({ ...ok }.runState).toBe(ok.runState)
+    ok.runState = { replaced: true }
+    expect(ok.runState).toEqual({ replaced: true })
+    // PUSH1 0 PUSH1 0 REVERT: a failed frame keeps the same keys, with its own empty logs and sets.
+    const reverted = await frame('0x60006000fd')
+    expect(Object.keys(reverted)).toEqual(stockKeys)
+    expect((reverted.exceptionError as { error: string }).error).toBe('revert')
+    expect(reverted.runState.logs).toEqual([])
+  })
+
   it("a call's gas and its traced steps are the stock interpreter's", async () => {
     const data = concat([numberToHex(7n, { size: 32 }), numberToHex(9n, { size: 32 })])
     const trace = (await provider.request({ method: 'debug_traceCall', params: [{ to: PROBE, data }, 'latest', { stateOverrides: { [PROBE]: { code: CODE } } }] })) as { gas: number; failed: boolean; structLogs: { op: string }[] }
