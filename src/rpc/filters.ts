@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from '../evm/chain.js'
-import { blockLogs, type LogCriteria } from '../evm/logs.js'
+import { blockLogs } from '../evm/logs.js'
 import type { LogEntry } from '../evm/types.js'
 import { RpcServerError } from './errors.js'
+import { matchesLogFilter, type LogFilter } from './methods/logFilter.js'
 import { encodeSubscriptionId } from './subscriptions.js'
 
 /** geth's filter timeout: a filter not polled for 5 minutes (network time) is removed. */
 export const FILTER_TIMEOUT_SECONDS = 300
 
 type Installed =
-  | { kind: 'logs'; criteria: LogCriteria; pending: LogEntry[]; lastPolled: number }
+  | { kind: 'logs'; filter: LogFilter; pending: LogEntry[]; lastPolled: number }
   | { kind: 'blocks'; pending: Hex[]; lastPolled: number }
   | { kind: 'pendingTransactions'; pending: Hex[]; lastPolled: number }
 
@@ -33,7 +34,7 @@ export class FilterRegistry {
     this.#chain.events.on('block', (block) => {
       for (const f of this.#filters.values()) {
         if (f.kind === 'blocks') f.pending.push(block.hash)
-        else if (f.kind === 'logs') f.pending.push(...blockLogs(block, f.criteria))
+        else if (f.kind === 'logs') for (const log of blockLogs(block, f.filter.criteria)) if (matchesLogFilter(f.filter, log)) f.pending.push(log)
       }
     })
     this.#chain.events.on('pendingTransaction', ({ hash }) => {
@@ -46,7 +47,7 @@ export class FilterRegistry {
     for (const [id, f] of this.#filters) if (f.lastPolled + FILTER_TIMEOUT_SECONDS < now) this.#filters.delete(id)
   }
 
-  install(filter: { kind: 'logs'; criteria: LogCriteria } | { kind: 'blocks' } | { kind: 'pendingTransactions' }): Hex {
+  install(filter: { kind: 'logs'; filter: LogFilter } | { kind: 'blocks' } | { kind: 'pendingTransactions' }): Hex {
     this.#expire()
     this.#listen()
     // geth's rpc.ID, the same form as a subscription id (hex quantity, no leading zeros).

@@ -11,7 +11,7 @@ import type { EthContext, SubscriptionHost, SubscriptionStart } from './context.
 import { encodeJSON, type RpcMethod } from './dispatcher.js'
 import { InvalidParamsError, NotificationsUnsupportedError, RpcServerError, SubscriptionNotFoundError } from './errors.js'
 import { formatHeader, formatLog, formatTransaction } from './formatters.js'
-import { blockNumberValue, logFilter, matchesLogFilter, type LogFilter } from './methods/logFilter.js'
+import { checkAcceptedLogsRange, logFilter, matchesLogFilter, type LogFilter } from './methods/logFilter.js'
 import {
   bool,
   createParser,
@@ -125,21 +125,6 @@ export function encodeSubscriptionId(bytes: Uint8Array): string {
   return `0x${hex === '' ? '0' : hex}`
 }
 
-/** `SubscribeAcceptedLogs`: the from/to combinations a logs subscription accepts. */
-function checkSubscriptionRange(filter: LogFilter): void {
-  const from = blockNumberValue(filter.fromBlock)
-  const to = blockNumberValue(filter.toBlock)
-  const pending = -1n
-  const latest = -2n
-  const ok =
-    (from === pending && to === pending) ||
-    (from === latest && to === latest) ||
-    (from >= 0n && to >= 0n && to >= from) ||
-    (from >= latest && to === pending) ||
-    (from >= 0n && to === latest)
-  if (!ok) throw new RpcServerError('invalid from and to block combination: from > to')
-}
-
 // --- the subscription kinds: FilterAPI.NewHeads, Logs, NewPendingTransactions ---
 
 type Kind = {
@@ -164,7 +149,7 @@ const KINDS: Record<string, Kind> = {
   logs: {
     params: tuple(name, logFilter),
     start: (chain, [, filter]) => {
-      checkSubscriptionRange(filter as LogFilter)
+      checkAcceptedLogsRange(filter as LogFilter)
       return (notify) =>
         chain.events.on('logs', (logs) => {
           for (const log of logs) if (matchesLogFilter(filter as LogFilter, log)) notify(formatLog(log))

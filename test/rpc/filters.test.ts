@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { encodeDeployData, encodeFunctionData, parseEther, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, custom, encodeDeployData, encodeFunctionData, getContract, parseAbiItem, parseEther, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { createNetwork } from '../../src/network/network.js'
 import { createEIP1193Provider } from '../../src/rpc/provider.js'
 import { ERC20 } from '../fixtures/contracts/index.js'
@@ -30,7 +31,8 @@ describe('polling filters', () => {
     // A null among a position's alternatives makes the position match anything (coreth).
     const changes = await rpc('eth_getFilterChanges', [logs])
     expect(changes.map((l: { transactionHash: string }) => l.transactionHash)).toEqual([transfer])
-    expect(await rpc('eth_getFilterLogs', [logs])).toHaveLength(2)
+    // No range: coreth's GetFilterLogs reads latest..latest, the transfer's block only.
+    expect((await rpc('eth_getFilterLogs', [logs])).map((l: { transactionHash: string }) => l.transactionHash)).toEqual([transfer])
 
     expect(await rpc('eth_uninstallFilter', [blocks])).toBe(true)
     expect(await rpc('eth_uninstallFilter', [blocks])).toBe(false)
@@ -42,5 +44,37 @@ describe('polling filters', () => {
     const id = await rpc('eth_newBlockFilter')
     await network.advanceTime(301)
     await expect(rpc('eth_getFilterChanges', [id])).rejects.toMatchObject({ code: -32000, message: 'filter not found' })
+  })
+
+  it('a log filter keeps its block range: eth_getFilterLogs reads it, eth_getFilterChanges drops new logs past it (viem)', async () => {
+    const { network } = await setup()
+    const provider = createEIP1193Provider({ network })
+    const client = createPublicClient({ transport: custom(provider) })
+    const account = privateKeyToAccount(network.devAccounts[0]!.privateKey)
+    const wallet = createWalletClient({ account, chain: { id: await client.getChainId(), name: 'C', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [] } } }, transport: custom(provider) })
+    const deploy = await wallet.deployContract({ abi: ERC20.abi, bytecode: ERC20.bytecode as Hex, args: ['T', 'T', parseEther('10')] })
+    const address = (await client.getTransactionReceipt({ hash: deploy })).contractAddress!
+    const token = getContract({ address, abi: ERC20.abi, client: { public: client, wallet } })
+    const bob = network.devAccounts[1]!.address as Hex
+    const heights: bigint[] = []
+    for (let i = 1n; i <= 3n; i++) {
+      const hash = await token.write.transfer([bob, i])
+      heights.push((await client.getTransactionReceipt({ hash })).blockNumber)
+    }
+    const event = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+    const middle = await client.createEventFilter({ address, event, fromBlock: heights[1], toBlock: heights[1] })
+    const fromSecond = await client.createEventFilter({ address, event, fromBlock: heights[1] })
+    const values = (logs: { args: { value?: bigint } }[]) => logs.map((l) => l.args.value)
+    expect(values(await client.getFilterLogs({ filter: middle }))).toEqual([2n])
+    expect(values(await client.getFilterLogs({ filter: fromSecond }))).toEqual([2n, 3n])
+
+    await token.write.transfer([bob, 4n])
+    expect(await client.getFilterChanges({ filter: middle })).toEqual([])
+    expect(values(await client.getFilterChanges({ filter: fromSecond }))).toEqual([4n])
+    // From past the head to a block before it: coreth refuses the combination when the filter is made.
+    await expect(provider.request({ method: 'eth_newFilter', params: [{ fromBlock: '0x5', toBlock: '0x4' }] })).rejects.toMatchObject({
+      code: -32000,
+      message: 'invalid from and to block combination: from > to',
+    })
   })
 })

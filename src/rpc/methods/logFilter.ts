@@ -4,7 +4,7 @@
  */
 import type { Hex } from '../../core/hex.js'
 import type { EvmChain } from '../../evm/chain.js'
-import { matchLog, type LogCriteria } from '../../evm/logs.js'
+import { blockLogs, matchLog, queryLogs, type LogCriteria } from '../../evm/logs.js'
 import type { LogEntry } from '../../evm/types.js'
 import { InvalidParamsError, RpcServerError } from '../errors.js'
 import { any, array, blockNumber, createParser, hash32, object, optional, type BlockNumber } from '../params.js'
@@ -141,4 +141,38 @@ export function resolveRange(chain: EvmChain, filter: LogFilter): { from: bigint
   if (to > head) throw new RpcServerError(`requested to block ${to} after last accepted block ${head}`)
   if (from > to) throw new RpcServerError(`begin block ${from} is greater than end block ${to}`)
   return { from, to }
+}
+
+/**
+ * `SubscribeAcceptedLogs`' check of the from/to combinations a logs subscription or a log
+ * filter (eth_newFilter) accepts.
+ */
+export function checkAcceptedLogsRange(filter: LogFilter): void {
+  const from = blockNumberValue(filter.fromBlock)
+  const to = blockNumberValue(filter.toBlock)
+  const pending = -1n
+  const latest = -2n
+  const ok =
+    (from === pending && to === pending) ||
+    (from === latest && to === latest) ||
+    (from >= 0n && to >= 0n && to >= from) ||
+    (from >= latest && to === pending) ||
+    (from >= 0n && to === latest)
+  if (!ok) throw new RpcServerError('invalid from and to block combination: from > to')
+}
+
+/**
+ * The logs a filter asks for, as coreth's `Filter.Logs` finds them: the block a `blockHash`
+ * names, or the blocks of its range (latest when a bound is absent), oldest first. eth_getLogs
+ * and eth_getFilterLogs both read through it.
+ */
+export function findLogs(chain: EvmChain, filter: LogFilter): LogEntry[] {
+  const criteria = toLogCriteria(filter)
+  if (filter.blockHash !== undefined) {
+    const block = chain.store.byHash(filter.blockHash)
+    if (!block) throw new RpcServerError('unknown block')
+    return blockLogs(block, criteria)
+  }
+  const range = resolveRange(chain, filter)
+  return range ? queryLogs(chain, range.from, range.to, criteria) : []
 }
