@@ -214,6 +214,25 @@ const lazyBigIntCache = {
   },
 }
 
+/**
+ * hash-wasm's `main` (what esbuild takes for node) is one UMD file holding every algorithm it
+ * offers, each with its WebAssembly module as a base64 string (~260 KB of the bundle, which every
+ * start reads and deserialises); src/core/keccak.ts uses keccak only. The package's ES module build
+ * (its `module`, the same code, marked side-effect free) lets esbuild keep only what is imported.
+ */
+const hashWasmModule = {
+  name: 'hash-wasm-module',
+  setup(b) {
+    b.onResolve({ filter: /^hash-wasm$/ }, (args) => {
+      const require = createRequire(join(args.resolveDir, 'index.js'))
+      const main = require.resolve('hash-wasm')
+      const json = JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8'))
+      if (json.name !== 'hash-wasm' || typeof json.module !== 'string') throw new Error(`hash-wasm at ${main} no longer has the ES module build hash-wasm-module expects`)
+      return { path: join(dirname(main), '..', json.module) }
+    })
+  },
+}
+
 await build({
   entryPoints: ['dist/cli.js'],
   outfile: 'dist/l1sim.bundle.cjs',
@@ -235,7 +254,7 @@ await build({
       "const __l1simImportMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
     ].join('\n'),
   },
-  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyWsTls, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
+  plugins: [hashWasmModule, exposeInterpreter, lazyFastifyHttp2, lazyWsTls, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
   logLevel: 'warning',
 })
 // The bundle is made ASCII: V8 then holds its source as a one-byte string (5 MB, where a few
