@@ -1,4 +1,6 @@
-import { AbiConstructor, AbiEvent, AbiFunction } from 'ox'
+import * as AbiConstructor from 'ox/AbiConstructor'
+import * as AbiEvent from 'ox/AbiEvent'
+import * as AbiFunction from 'ox/AbiFunction'
 import { InvalidArgumentError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
 import { parseAmount } from './amount.js'
