@@ -3,7 +3,7 @@ import { calculateSigRecovery, concatBytes, ecrecover, setLengthLeft } from '@et
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak256 } from '../core/keccak.js'
 import { nativeKeccak256, nativeSecp256k1 } from '../core/native.js'
-import { knownRecovery, knownSignature } from './knownSignatures.js'
+import { knownRecovery, knownSignature, secp256k1ResultsInstalled } from './knownSignatures.js'
 
 /**
  * The chains' crypto: sender recovery is the largest single cost of admitting a transaction and
@@ -27,7 +27,7 @@ export function createCustomCrypto(): CustomCrypto {
     keccak256,
     ecrecover(msgHash, v, r, s, chainId) {
       // What the default scenario recovers is known before libsecp256k1 loads (src/evm/knownSignatures.ts).
-      const known = recoverKnown(msgHash, v, r, s, chainId)
+      const known = secp256k1ResultsInstalled() ? recoverKnown(msgHash, v, r, s, chainId) : undefined
       if (known !== undefined) return known
       const native = nativeSecp256k1()
       if (!native) return ecrecover(msgHash, v, r, s, chainId)
@@ -46,7 +46,7 @@ export function createCustomCrypto(): CustomCrypto {
     ecsign(message, secretKey, options) {
       const deterministic = options?.extraEntropy === false && options.format === 'recovered' && options.prehash === false && options.lowS !== false
       // What the default scenario signs is known before libsecp256k1 loads (src/evm/knownSignatures.ts).
-      const known = deterministic ? knownSignature(message, secretKey) : undefined
+      const known = deterministic && secp256k1ResultsInstalled() ? knownSignature(message, secretKey) : undefined
       if (known !== undefined) return known
       const native = nativeSecp256k1()
       if (!native || !deterministic) return secp256k1.sign(message, secretKey, options)

@@ -51,6 +51,11 @@ export function rememberSecp256k1Results(results: Secp256k1Results): () => void 
   }
 }
 
+/** Whether a table is installed: callers skip preparing a lookup otherwise (the send path's every recovery). */
+export function secp256k1ResultsInstalled(): boolean {
+  return installed !== undefined
+}
+
 /** noble's `recovered` format (recovery id, then `r ‖ s`) of `message` signed by `privateKey`, when known. */
 export function knownSignature(message: Uint8Array, privateKey: Uint8Array): Uint8Array<ArrayBuffer> | undefined {
   if (installed === undefined || message.length !== 32 || privateKey.length !== 32) return undefined
