@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { chmod, readFile, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import Module, { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, transform } from 'esbuild'
@@ -214,6 +214,25 @@ const lazyBigIntCache = {
   },
 }
 
+/**
+ * hash-wasm's `main` (what esbuild takes for node) is one UMD file holding every algorithm it
+ * offers, each with its WebAssembly module as a base64 string (~260 KB of the bundle, which every
+ * start reads and deserialises); src/core/keccak.ts uses keccak only. The package's ES module build
+ * (its `module`, the same code, marked side-effect free) lets esbuild keep only what is imported.
+ */
+const hashWasmModule = {
+  name: 'hash-wasm-module',
+  setup(b) {
+    b.onResolve({ filter: /^hash-wasm$/ }, (args) => {
+      const require = createRequire(join(args.resolveDir, 'index.js'))
+      const main = require.resolve('hash-wasm')
+      const json = JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8'))
+      if (json.name !== 'hash-wasm' || typeof json.module !== 'string') throw new Error(`hash-wasm at ${main} no longer has the ES module build hash-wasm-module expects`)
+      return { path: join(dirname(main), '..', json.module) }
+    })
+  },
+}
+
 await build({
   entryPoints: ['dist/cli.js'],
   outfile: 'dist/l1sim.bundle.cjs',
@@ -235,7 +254,7 @@ await build({
       "const __l1simImportMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
     ].join('\n'),
   },
-  plugins: [exposeInterpreter, lazyFastifyHttp2, lazyWsTls, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
+  plugins: [hashWasmModule, exposeInterpreter, lazyFastifyHttp2, lazyWsTls, lazyFastifyCompilers, lazyFastifySemver, launcherImport, pinnedVersions, lazyBigIntCache],
   logLevel: 'warning',
 })
 // The bundle is made ASCII: V8 then holds its source as a one-byte string (5 MB, where a few
@@ -265,6 +284,28 @@ if (/[^\x00-\x7f]/.test(minified)) throw new Error('esbuild printed the bundle w
 // made V8 flatten a second 5 MB copy of the source (~4 ms of a cold start, and the copy kept).
 const wrapped = `(function (exports, require, module, __filename, __dirname, __l1simImport) {${minified}\n})`
 await writeFile('dist/l1sim.bundle.cjs', wrapped)
+// What the default scenario signs and recovers, recorded from libsecp256k1 itself as a start runs
+// it (src/evm/knownSignatures.ts): the binding the library loads, wrapped before it first loads.
+const recorded = { signatures: [], recoveries: [] }
+const loadModule = Module._load
+Module._load = function (request, ...rest) {
+  const binding = loadModule.call(this, request, ...rest)
+  if (request !== 'secp256k1/bindings') return binding
+  const hex = (bytes) => Buffer.from(bytes).toString('hex')
+  return {
+    ...binding,
+    ecdsaSign(message, privateKey, ...more) {
+      const result = binding.ecdsaSign(message, privateKey, ...more)
+      if (more.length === 0) recorded.signatures.push([hex(message), hex(privateKey), hex(result.signature), result.recid])
+      return result
+    },
+    ecdsaRecover(signature, recid, message, compressed, ...more) {
+      const key = binding.ecdsaRecover(signature, recid, message, compressed, ...more)
+      if (compressed === false && more.length === 0) recorded.recoveries.push([hex(signature), recid, hex(message), hex(key)])
+      return key
+    },
+  }
+}
 // The default scenario, parsed now (the parse `l1sim start` would repeat at every start; the CLI
 // decodes it when the file and its artifacts are still the ones parsed: src/scenario/preparsed.ts).
 const { readScenario } = await import('../dist/scenario/index.js')
@@ -272,6 +313,28 @@ const { encodeScenario } = await import('../dist/scenario/preparsed.js')
 const defaultScenario = fileURLToPath(new URL('../scenarios/default.yaml', import.meta.url))
 const preparsed = encodeScenario(await readScenario(defaultScenario), await readFile(defaultScenario, 'utf8'))
 await writeFile('dist/scenario/default.preparsed.json', JSON.stringify(preparsed))
+// The default scenario run as `l1sim start` runs it (its options, a free port), for what it signs.
+{
+  const { parseCommandLine } = await import('../dist/cli/commandLine.js')
+  const { readPreparsedScenario } = await import('../dist/scenario/preparsed.js')
+  const { startDevnet } = await import('../dist/devnet.js')
+  const line = parseCommandLine(['start', '--host', '127.0.0.1', '--port', '0'])
+  const scenario = readPreparsedScenario(defaultScenario, 'dist/scenario/default.preparsed.json')
+  if (line.kind !== 'command' || scenario === undefined) throw new Error('scripts/bundle-cli.mjs cannot run the default scenario as `l1sim start` does')
+  try {
+    const devnet = await startDevnet({ ...line.options, scenario })
+    await devnet.close()
+  } catch (error) {
+    // A build where the scenario cannot run here (no loopback to serve on, say) ships an empty
+    // table: starts then load libsecp256k1 for it, as before.
+    console.warn(`scripts/bundle-cli.mjs: the default scenario did not run (${error.message}); dist/scenario/default.signatures.json is empty`)
+    recorded.signatures.length = 0
+    recorded.recoveries.length = 0
+  } finally {
+    Module._load = loadModule
+  }
+  await writeFile('dist/scenario/default.signatures.json', JSON.stringify(recorded))
+}
 // The launcher keys its code cache by the bundle's hash, computed here once rather than at every start.
 const bundleHash = createHash('sha256').update(wrapped).digest('hex')
 const launcher = await readFile('scripts/launcher.mjs', 'utf8')

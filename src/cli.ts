@@ -5,7 +5,7 @@
  */
 import { request } from 'node:http'
 import { createRequire } from 'node:module'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_HOST, DEFAULT_PORT } from './api/server.js'
 import { BaseError, InvalidArgumentError } from './core/errors.js'
@@ -13,6 +13,7 @@ import { startDevnet, type Devnet, type DevnetOptions } from './devnet.js'
 import { L1ConfigError } from './network/l1.js'
 import { ScenarioValidationError } from './scenario/errors.js'
 import { readPreparsedScenario } from './scenario/preparsed.js'
+import { rememberSecp256k1Results, type Secp256k1Results } from './evm/knownSignatures.js'
 import { SnapshotFileError } from './snapshot/errors.js'
 import { checkSnapshotTarget } from './snapshot/format.js'
 import { banner } from './cli/banner.js'
@@ -54,6 +55,22 @@ export const DEFAULT_SCENARIO = fileURLToPath(new URL('../scenarios/default.yaml
  * beside the CLI in `dist/`: a start that runs it unchanged decodes it instead of parsing it again.
  */
 const PREPARSED_DEFAULT_SCENARIO = fileURLToPath(new URL('./scenario/default.preparsed.json', import.meta.url))
+
+/**
+ * What the default scenario signs and recovers, as libsecp256k1 computed it at build time
+ * (`scripts/bundle-cli.mjs`, `src/evm/knownSignatures.ts`): a start running the preparsed default
+ * scenario answers those without loading libsecp256k1 first.
+ */
+const DEFAULT_SCENARIO_SIGNATURES = fileURLToPath(new URL('./scenario/default.signatures.json', import.meta.url))
+
+/** The build's {@link DEFAULT_SCENARIO_SIGNATURES}, or undefined when it is missing or unreadable (then everything is computed). */
+function readDefaultScenarioSignatures(): Secp256k1Results | undefined {
+  try {
+    return JSON.parse(readFileSync(DEFAULT_SCENARIO_SIGNATURES, 'utf8')) as Secp256k1Results
+  } catch {
+    return undefined
+  }
+}
 
 export const USAGE = `Usage: l1sim <command> [options]
 
@@ -191,9 +208,12 @@ async function start(line: Extract<CommandLine, { kind: 'command' }>, io: CliIO,
     }
   }
   let devnet: Devnet
+  const known = preparsed === undefined ? undefined : readDefaultScenarioSignatures()
+  const forgetSignatures = known === undefined ? undefined : rememberSecp256k1Results(known)
   try {
     devnet = await startDevnet(options)
   } catch (error) {
+    forgetSignatures?.()
     progress?.done()
     // Not a usage error: the command line was fine, the L1's files are not. Named by the files
     // they came from (--l1) or by the scenario that describes them.
@@ -224,6 +244,7 @@ async function start(line: Extract<CommandLine, { kind: 'command' }>, io: CliIO,
     stderr.write(`l1sim: ${message}\n`)
     return { exitCode: 1 }
   }
+  forgetSignatures?.()
   progress?.done()
 
   const closed = watchSignals(devnet, io.signals, line.saveOnExit, stdout, stderr)

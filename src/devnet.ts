@@ -104,8 +104,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const { loadNetwork } = await import('./snapshot/index.js')
     network = await loadNetwork(snapshot, runtimeSettings(networkOptions))
   } else if (scenario !== undefined) {
-    const scenarios = await import('./scenario/index.js')
-    ;({ network, run } = await startScenario(scenarios, typeof scenario === 'string' ? await scenarios.readScenario(scenario) : scenario, networkOptions, onScenarioProgress))
+    // The YAML parser and the schema load only for a file (a parsed scenario, as the CLI's
+    // preparsed default one, needs only the runner).
+    const parsed = typeof scenario === 'string' ? await (await import('./scenario/parse.js')).readScenario(scenario) : scenario
+    const [{ networkOptionsOf }, { runScenario }] = await Promise.all([import('./scenario/options.js'), import('./scenario/run.js')])
+    ;({ network, run } = await startScenario({ networkOptionsOf, runScenario }, parsed, networkOptions, onScenarioProgress))
   } else {
     network = await createNetwork(networkOptions)
   }
@@ -120,7 +123,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
  * serves a scenario's network in realtime from where its timeline ended).
  */
 async function startScenario(
-  { networkOptionsOf, runScenario }: typeof import('./scenario/index.js'),
+  { networkOptionsOf, runScenario }: Pick<typeof import('./scenario/index.js'), 'networkOptionsOf' | 'runScenario'>,
   scenario: Scenario,
   overrides: NetworkOptions,
   onProgress: ((progress: StepProgress) => void) | undefined,

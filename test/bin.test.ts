@@ -11,6 +11,7 @@ import { inspect } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { encodeFunctionData } from 'viem'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { idFromString as decodeCb58Id, vmIdFromName } from '../src/core/ids.js'
 import { ICM_MESSENGER_ABI } from '../src/evm/icm/messenger.js'
 import { ICM_MESSENGER_ADDRESS } from '../src/evm/icm/predeploy.js'
@@ -202,6 +203,44 @@ describe('the l1sim bin (dist/l1sim.mjs)', () => {
     expect(balance).toEqual({ jsonrpc: '2.0', id: 1, result: `0x${(10_001_500n * 10n ** 15n).toString(16)}` })
     expect(await stop(bin)).toBe(0)
     expect(bin.stderr).not.toContain('assertion failed')
+  })
+
+  it('holds libsecp256k1\'s results for what the default scenario signs and recovers, and signs the rest once started', async () => {
+    const table = JSON.parse(readFileSync(join(dist, 'scenario/default.signatures.json'), 'utf8')) as {
+      signatures: [string, string, string, number][]
+      recoveries: [string, number, string, string][]
+    }
+    // The scenario's three transactions (a send, a mint, a deploy): each signed once and its sender recovered.
+    expect([table.signatures.length, table.recoveries.length]).toEqual([3, 3])
+    const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'))
+    for (const [message, key, signature, recid] of table.signatures) {
+      const made = secp256k1.sign(bytes(message), bytes(key), { extraEntropy: false, format: 'recovered', prehash: false })
+      expect([recid, signature]).toEqual([made[0], Buffer.from(made.subarray(1)).toString('hex')])
+    }
+    for (const [signature, recid, message, publicKey] of table.recoveries) {
+      const point = secp256k1.Signature.fromBytes(bytes(signature), 'compact').addRecoveryBit(recid).recoverPublicKey(bytes(message))
+      expect(Buffer.from(point.toBytes(false)).toString('hex')).toBe(publicKey)
+    }
+    const bin = spawnBin(['start', '--port', '0'])
+    const url = await new Promise<string>((resolve, reject) => {
+      bin.child.stdout!.on('data', () => {
+        const ready = /^l1sim ready at (http:\/\/\S+)$/m.exec(bin.stdout)
+        if (ready) resolve(ready[1]!)
+      })
+      void bin.exited.then((code) => reject(new Error(`l1sim exited with ${code} before it was ready:\n${bin.stdout}${bin.stderr}`)))
+    })
+    const rpc = `${url}/ext/bc/C/rpc`
+    // The scenario's send is the C-chain's first block, signed as the table says.
+    const block = (await post(rpc, { jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['0x1', true] })) as { result: { transactions: { r: string; s: string }[] } }
+    const [tx] = block.result.transactions
+    const rs = `${tx!.r.slice(2).padStart(64, '0')}${tx!.s.slice(2).padStart(64, '0')}`
+    expect(table.signatures.map(([, , signature]) => signature)).toContain(rs)
+    // A transaction the table does not hold is signed and its sender recovered as ever.
+    const alice = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const sent = (await post(rpc, { jsonrpc: '2.0', id: 2, method: 'eth_sendTransaction', params: [{ from: alice, to: alice, value: '0x1' }] })) as { result: string }
+    const got = (await post(rpc, { jsonrpc: '2.0', id: 3, method: 'eth_getTransactionByHash', params: [sent.result] })) as { result: { from: string } }
+    expect(got.result.from).toBe(alice.toLowerCase())
+    expect(await stop(bin)).toBe(0)
   })
 
   it('names the port that is taken when it is a later node\'s', async () => {

@@ -3,6 +3,7 @@ import { calculateSigRecovery, concatBytes, ecrecover, setLengthLeft } from '@et
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak256 } from '../core/keccak.js'
 import { nativeKeccak256, nativeSecp256k1 } from '../core/native.js'
+import { knownRecovery, knownSignature, secp256k1ResultsInstalled } from './knownSignatures.js'
 
 /**
  * The chains' crypto: sender recovery is the largest single cost of admitting a transaction and
@@ -25,6 +26,9 @@ export function createCustomCrypto(): CustomCrypto {
   return {
     keccak256,
     ecrecover(msgHash, v, r, s, chainId) {
+      // What the default scenario recovers is known before libsecp256k1 loads (src/evm/knownSignatures.ts).
+      const known = secp256k1ResultsInstalled() ? recoverKnown(msgHash, v, r, s, chainId) : undefined
+      if (known !== undefined) return known
       const native = nativeSecp256k1()
       if (!native) return ecrecover(msgHash, v, r, s, chainId)
       const recovery = calculateSigRecovery(v, chainId)
@@ -40,12 +44,31 @@ export function createCustomCrypto(): CustomCrypto {
      * goes to noble unchanged.
      */
     ecsign(message, secretKey, options) {
+      const deterministic = options?.extraEntropy === false && options.format === 'recovered' && options.prehash === false && options.lowS !== false
+      // What the default scenario signs is known before libsecp256k1 loads (src/evm/knownSignatures.ts).
+      const known = deterministic && secp256k1ResultsInstalled() ? knownSignature(message, secretKey) : undefined
+      if (known !== undefined) return known
       const native = nativeSecp256k1()
-      if (!native || options?.extraEntropy !== false || options.format !== 'recovered' || options.prehash !== false || options.lowS === false)
-        return secp256k1.sign(message, secretKey, options)
+      if (!native || !deterministic) return secp256k1.sign(message, secretKey, options)
       const { signature, recid } = native.ecdsaSign(message, secretKey)
       // noble's `recovered` format: the recovery id, then r and s.
       return concatBytes(Uint8Array.of(recid), signature)
     },
   }
+}
+
+/**
+ * The public key (64 bytes, no prefix) a known recovery gives, when the signature is one
+ * src/evm/knownSignatures.ts holds. A `v` neither recovery accepts is left to them (the same error).
+ */
+function recoverKnown(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId: bigint | undefined): Uint8Array | undefined {
+  if (r.length > 32 || s.length > 32) return undefined
+  let recovery: bigint
+  try {
+    recovery = calculateSigRecovery(v, chainId)
+  } catch {
+    return undefined
+  }
+  if (recovery !== 0n && recovery !== 1n) return undefined
+  return knownRecovery(concatBytes(setLengthLeft(r, 32), setLengthLeft(s, 32)), Number(recovery), msgHash)?.subarray(1)
 }

@@ -1,4 +1,4 @@
-import { AbiParameters } from 'ox'
+import * as AbiParameters from 'ox/AbiParameters'
 import type { Hex } from '../core/hex.js'
 import { TELEPORTER_MESSAGE_PARAMETER, TELEPORTER_MESSAGE_TYPE, teleporterMessageFromTuple, type RawTeleporterMessage, type TeleporterMessage } from '../evm/icm/messages.js'
 

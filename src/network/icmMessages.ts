@@ -6,7 +6,9 @@
  * delivery is `receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress)` with a
  * gas limit from `gas-utils.CalculateReceiveMessageGasLimit`.
  */
-import { AbiFunction, AbiParameters, Hash } from 'ox'
+import * as AbiFunction from 'ox/AbiFunction'
+import * as AbiParameters from 'ox/AbiParameters'
+import * as Hash from 'ox/Hash'
 import type { Hex } from '../core/hex.js'
 import { parseAddressedCall, type UnsignedMessage } from '../evm/warp/codec.js'
 import { GRANITE_WARP_GAS, packPredicate } from '../evm/warp/predicate.js'

@@ -5,7 +5,7 @@
  * then `receiveCrossChainMessage(0, rewardAddress)` with the signed message as the warp predicate
  * and the gas limit of `CalculateReceiveMessageGasLimit`.
  */
-import { AbiFunction } from 'ox'
+import * as AbiFunction from 'ox/AbiFunction'
 import type { Hex } from '../core/hex.js'
 import { idToString } from '../core/ids.js'
 import { call } from '../evm/call.js'

@@ -1,7 +1,10 @@
-import { AbiConstructor, AbiEvent, AbiFunction } from 'ox'
+import * as AbiConstructor from 'ox/AbiConstructor'
+import * as AbiEvent from 'ox/AbiEvent'
+import * as AbiFunction from 'ox/AbiFunction'
 import { InvalidArgumentError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
-import { parseAmount, type Ref } from './values.js'
+import { parseAmount } from './amount.js'
+import type { Ref } from './values.js'
 
 /** A contract artifact as the scenario reads it: a Hardhat/Foundry-style JSON with `abi` and `bytecode`. */
 export type Artifact = { contractName?: string; abi: readonly AbiItem[]; bytecode: Hex }

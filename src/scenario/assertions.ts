@@ -1,4 +1,5 @@
-import { AbiEvent, AbiFunction } from 'ox'
+import * as AbiEvent from 'ox/AbiEvent'
+import * as AbiFunction from 'ox/AbiFunction'
 import { BaseError, InvalidStateError } from '../core/errors.js'
 import type { Hex } from '../core/hex.js'
 import { normalize, resolveEvent, show, toAbiArgs, toAbiValue } from './abi.js'

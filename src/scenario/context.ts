@@ -1,4 +1,4 @@
-import { AbiFunction } from 'ox'
+import * as AbiFunction from 'ox/AbiFunction'
 import { InvalidStateError } from '../core/errors.js'
 import { bytesToHex } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'

@@ -6,18 +6,11 @@ import {
   anyValue, at, bool, byKind, describe, entries, int, list, object, oneOf, opt, positionOf, record, report, req, scalar, str,
   type At, type Check, type Position,
 } from './schema.js'
+import { PRECOMPILES, type PrecompileName } from './precompiles.js'
 import { addressOrRef, chainRef, duration, evmAmount, name, nameRef, nodeRef, primaryAmount, ref, timestamp, type Ref } from './values.js'
 
-/** The stateful precompiles by their scenario names, with subnet-EVM's config keys. */
-export const PRECOMPILES = {
-  deployerAllowList: 'contractDeployerAllowListConfig',
-  nativeMinter: 'contractNativeMinterConfig',
-  txAllowList: 'txAllowListConfig',
-  feeManager: 'feeManagerConfig',
-  rewardManager: 'rewardManagerConfig',
-  warp: 'warpConfig',
-} as const
-export type PrecompileName = keyof typeof PRECOMPILES
+export { PRECOMPILES, type PrecompileName }
+
 const PRECOMPILE_NAMES = Object.keys(PRECOMPILES) as PrecompileName[]
 
 const account = ref('acct')

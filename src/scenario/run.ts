@@ -1,4 +1,5 @@
-import { AbiConstructor, AbiFunction } from 'ox'
+import * as AbiConstructor from 'ox/AbiConstructor'
+import * as AbiFunction from 'ox/AbiFunction'
 import { InvalidStateError } from '../core/errors.js'
 import { hexToBytes } from '@ethereumjs/util'
 import type { Hex } from '../core/hex.js'

@@ -1,6 +1,9 @@
 import { isScalar } from 'yaml'
 import type { Hex } from '../core/hex.js'
 import { describe, positionOf, rawText, report, scalar, type At, type Check, type RefKind } from './schema.js'
+import { parseAmount } from './amount.js'
+
+export { parseAmount }
 
 /** A named reference as written (`acct:alice`), resolved when the scenario runs. */
 export type Ref = { kind: RefKind; name: string }
@@ -9,18 +12,6 @@ export const isRef = (v: unknown): v is Ref => typeof v === 'object' && v !== nu
 
 const EVM_UNITS: Record<string, number> = { wei: 0, gwei: 9, ether: 18, avax: 18 }
 const PRIMARY_UNITS: Record<string, number> = { navax: 0, avax: 9 }
-
-/** `"1.5 ether"` → wei with the unit's decimals; a bare integer is in the smallest unit. */
-export function parseAmount(text: string, units: Record<string, number>): bigint | undefined {
-  const m = /^([0-9][0-9_]*)(?:\.([0-9]+))?\s*([A-Za-z]+)?$/.exec(text.trim())
-  if (!m) return undefined
-  const unit = m[3]?.toLowerCase()
-  const decimals = unit === undefined ? 0 : units[unit]
-  if (decimals === undefined) return undefined
-  const fraction = m[2] ?? ''
-  if (fraction.length > decimals) return undefined
-  return BigInt(m[1]!.replace(/_/g, '')) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0')
-}
 
 /** An amount in `units`, at most `max` (the chain's word for it): more is refused here, at its position, not by the chain later. */
 function amountCheck(expected: string, units: Record<string, number>, max: { value: bigint; text: string }): Check<bigint> {

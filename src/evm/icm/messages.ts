@@ -3,7 +3,7 @@
  * codec for the two readers of it, the indexer (in the messenger's events) and the relayer (in the
  * warp message's AddressedCall payload, which is the ABI-encoded struct alone).
  */
-import { AbiParameters } from 'ox'
+import * as AbiParameters from 'ox/AbiParameters'
 import type { Hex } from '../../core/hex.js'
 
 /** `TeleporterMessage`: (messageNonce, originSenderAddress, destinationBlockchainID, destinationAddress, requiredGasLimit, allowedRelayerAddresses, receipts (receivedMessageNonce, relayerRewardAddress)[], message). */
