@@ -332,14 +332,14 @@ export class HealthWorker {
     const failed = outcome.error !== undefined
     const previousFailures = prev.contiguousFailures ?? 0
     const firstFailure = !failed ? undefined : previousFailures > 0 ? prev.timeOfFirstFailure : timestamp
-    const result: HealthResult = {
-      ...(outcome.details !== undefined ? { message: toGoMapOrder(outcome.details) } : {}),
-      ...(failed ? { error: outcome.error } : {}),
-      timestamp,
-      duration,
-      ...(failed ? { contiguousFailures: previousFailures + 1 } : {}),
-      ...(firstFailure !== undefined ? { timeOfFirstFailure: firstFailure } : {}),
-    }
+    // Written out in the JSON's key order: spreads of conditional objects were most of a run's own time.
+    const result = {} as HealthResult
+    if (outcome.details !== undefined) result.message = toGoMapOrder(outcome.details)
+    if (failed) result.error = outcome.error
+    result.timestamp = timestamp
+    result.duration = duration
+    if (failed) result.contiguousFailures = previousFailures + 1
+    if (firstFailure !== undefined) result.timeOfFirstFailure = firstFailure
     this.#store(check.name, result)
   }
 
