@@ -119,7 +119,15 @@ export function toGoMapOrder(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toGoMapOrder)
   if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value
   const out: Record<string, unknown> = {}
-  for (const key of Object.keys(value).sort(compareGoStrings)) {
+  const keys = Object.keys(value)
+  // Checks mostly build their details in key order already: sorted only when they are not.
+  for (let i = 1; i < keys.length; i++) {
+    if (compareGoStrings(keys[i - 1]!, keys[i]!) > 0) {
+      keys.sort(compareGoStrings)
+      break
+    }
+  }
+  for (const key of keys) {
     const v = (value as Record<string, unknown>)[key]
     if (v !== undefined) out[key] = toGoMapOrder(v)
   }
