@@ -102,7 +102,9 @@ export class Miner {
       headerData,
       withdrawals: forkActiveAt(chain.common, 'shanghai', timestamp) ? [] : undefined,
       // Unfrozen, so the block can be made to share its parent's values before it is frozen (BlockSharing).
-      blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, setHardfork: true, freeze: false },
+      // The header's copy of the VM's Common is moved to the block's fork only when useRulesOf above had to
+      // (setHardforkBy's scan was a third of the header's construction, and leaves settled rules as they are).
+      blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, setHardfork: !chain.rulesSettledAt(timestamp), freeze: false },
     })
     const coinbase = createAddressFromString(chain.coinbase)
     const included: { entry: (typeof candidates)[number]; tx: TypedTransaction; result: RunTxResult; innerCalls: number | undefined }[] = []
