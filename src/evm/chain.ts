@@ -409,9 +409,17 @@ export class EvmChain {
    */
   useRulesOf(block: { number: bigint; block: { header: { timestamp: bigint } } } | { number: bigint; timestamp: bigint }): void {
     const timestamp = 'timestamp' in block ? block.timestamp : block.block.header.timestamp
-    // Past the last scheduled fork nothing can change (the common case, and setHardforkBy scans).
-    if (this.vm.common.hardfork() === 'cancun' && forkActiveAt(this.vm.common, 'cancun', timestamp)) return
+    if (this.rulesSettledAt(timestamp)) return
     this.vm.common.setHardforkBy({ blockNumber: block.number, timestamp })
+  }
+
+  /**
+   * Whether the live VM's rules are the last scheduled fork's and that fork is active at
+   * `timestamp`: past it nothing can change (the common case), so setHardforkBy, which scans the
+   * forks, would leave the rules as they are.
+   */
+  rulesSettledAt(timestamp: bigint): boolean {
+    return this.vm.common.hardfork() === 'cancun' && forkActiveAt(this.vm.common, 'cancun', timestamp)
   }
 
   canSendUnsigned(from: Hex): boolean {

@@ -73,12 +73,15 @@ export class Miner {
     for (const entry of chain.pool.all()) {
       if (!nonces.has(entry.from)) nonces.set(entry.from, await chain.liveNonce(entry.from))
     }
-    const candidates = chain.pool.executable((from) => nonces.get(from) ?? 0n, chain.nextFees(timestamp).baseFee)
+    const feesAtFirst = chain.nextFees(timestamp)
+    const firstTimestamp = timestamp
+    const candidates = chain.pool.executable((from) => nonces.get(from) ?? 0n, feesAtFirst.baseFee)
     // ACP-176 blocks may only use the capacity refilled since the parent: when the first
     // transaction does not fit yet, the block is built later, as a node's builder waits.
     if (pinned === undefined && candidates[0])
       timestamp = chain.feeRules.timestampForGas(chain.parentHeaderInfo(), timestamp, candidates[0].tx.gasLimit)
-    let fees = chain.nextFees(timestamp)
+    // Nothing the fees depend on changed since: computed again only for a later time.
+    let fees = timestamp === firstTimestamp ? feesAtFirst : chain.nextFees(timestamp)
     // Subnet-EVM before Granite: the block's tips must cover the block gas cost, which falls as
     // time passes since the parent. A node's builder waits until they do; automine moves the
     // block's timestamp forward the same way (see the README), unless the time is pinned.
@@ -102,7 +105,9 @@ export class Miner {
       headerData,
       withdrawals: forkActiveAt(chain.common, 'shanghai', timestamp) ? [] : undefined,
       // Unfrozen, so the block can be made to share its parent's values before it is frozen (BlockSharing).
-      blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, setHardfork: true, freeze: false },
+      // The header's copy of the VM's Common is moved to the block's fork only when useRulesOf above had to
+      // (setHardforkBy's scan was a third of the header's construction, and leaves settled rules as they are).
+      blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, setHardfork: !chain.rulesSettledAt(timestamp), freeze: false },
     })
     const coinbase = createAddressFromString(chain.coinbase)
     const included: { entry: (typeof candidates)[number]; tx: TypedTransaction; result: RunTxResult; innerCalls: number | undefined }[] = []

@@ -112,6 +112,8 @@ export class FaultState {
   }
 
   bootstrapping(node: number): boolean {
+    // Asked before every chain API request: without faults, no clock read nor closure.
+    if (this.#faults.length === 0) return false
     const now = this.#now()
     return this.#faults.some((f) => f.kind === 'delayBootstrap' && (f.node === undefined || f.node === node) && now < f.until)
   }

@@ -315,6 +315,16 @@ export function createChainCheck(options: ChainCheckOptions): HealthCheck {
   const params = { ...DEFAULT_SNOW_HEALTH_PARAMETERS, ...options.params }
   const minConnected = minPercentConnectedHealthy(params)
   const { chain, subnetId, view } = options
+  // The head's id in cb58, encoded again only when the head moved (checks run every 30s of virtual time, on every node).
+  let encodedHash: Hex | undefined
+  let encodedId = ''
+  const idOf = (hash: Hex): string => {
+    if (hash !== encodedHash) {
+      encodedId = cb58Encode(Buffer.from(hash.slice(2), 'hex'))
+      encodedHash = hash
+    }
+    return encodedId
+  }
   return {
     name: options.name ?? chain.alias,
     tags: [subnetId],
@@ -322,7 +332,7 @@ export function createChainCheck(options: ChainCheckOptions): HealthCheck {
       let engine: { details: unknown; error?: string }
       if (view.bootstrappingSubnets().includes(subnetId)) engine = { details: { consensus: {}, vm: null } }
       else {
-        const consensus = consensusHealth(chain, view.chainStalledSince(chain.alias), now, params)
+        const consensus = consensusHealth(chain, view.chainStalledSince(chain.alias), now, params, idOf)
         // The VMs (coreth, subnet-evm) report nil details and no error, so the engine passes consensus' error through.
         engine = { details: { consensus: consensus.details, vm: null }, ...(consensus.error !== undefined ? { error: consensus.error } : {}) }
       }
@@ -339,7 +349,13 @@ function combine(engineError: string | undefined, networkingError: string | unde
   return { error: `engine: ${engineError}; networking: ${networkingError}` }
 }
 
-function consensusHealth(chain: ChainHealthSubject, stalledSince: number | undefined, now: number, params: SnowHealthParameters): { details: unknown; error?: string } {
+function consensusHealth(
+  chain: ChainHealthSubject,
+  stalledSince: number | undefined,
+  now: number,
+  params: SnowHealthParameters,
+  idOf: (hash: Hex) => string,
+): { details: unknown; error?: string } {
   const head = chain.head
   const processingBlocks = stalledSince === undefined ? 0 : 1
   const longest = stalledSince === undefined ? 0n : elapsedNanos(stalledSince, now)
@@ -349,7 +365,7 @@ function consensusHealth(chain: ChainHealthSubject, stalledSince: number | undef
   if (longest > limit) errors.push(`block processing too long: ${formatGoDuration(longest)} > ${formatGoDuration(limit)}`)
   const details = {
     lastAcceptedHeight: Number(head.number),
-    lastAcceptedID: cb58Encode(Buffer.from(head.hash.slice(2), 'hex')),
+    lastAcceptedID: idOf(head.hash),
     longestProcessingBlock: formatGoDuration(longest),
     processingBlocks,
   }

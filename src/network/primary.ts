@@ -172,11 +172,12 @@ export class PrimaryNetwork {
   /** The X-chain as a health-check subject: its last accepted block. */
   get xHealthSubject(): { alias: string; head: { number: bigint; hash: Hex } } {
     const xchain = this.xchain
+    const hashOf = lastIdHex()
     return {
       alias: 'X',
       get head() {
         const block = xchain.lastBlock()
-        return { number: BigInt(block.height), hash: bytesToHex(idFromString(block.id)) as Hex }
+        return { number: BigInt(block.height), hash: hashOf(block.id) }
       },
     }
   }
@@ -184,10 +185,11 @@ export class PrimaryNetwork {
   /** The P-chain as a health-check subject: its last accepted block. */
   get pHealthSubject(): { alias: string; head: { number: bigint; hash: Hex } } {
     const pchain = this.pchain
+    const hashOf = lastIdHex()
     return {
       alias: 'P',
       get head() {
-        return { number: BigInt(pchain.height), hash: bytesToHex(idFromString(pchain.state.lastBlockId)) as Hex }
+        return { number: BigInt(pchain.height), hash: hashOf(pchain.state.lastBlockId) }
       },
     }
   }
@@ -220,5 +222,18 @@ export class PrimaryNetwork {
     this.sharedMemory.restore(snapshot.shared)
     this.cAtomic.restore(snapshot.cAtomic)
     this.#batchAt = undefined
+  }
+}
+
+/** A chain id (cb58) as the 0x hex of its bytes, decoded again only when the id changes (a health run reads it on every node). */
+function lastIdHex(): (id: string) => Hex {
+  let decodedId: string | undefined
+  let hex = '0x' as Hex
+  return (id) => {
+    if (id !== decodedId) {
+      hex = bytesToHex(idFromString(id)) as Hex
+      decodedId = id
+    }
+    return hex
   }
 }

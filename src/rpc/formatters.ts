@@ -164,13 +164,21 @@ export function formatReceipt(mined: MinedTx): Record<string, unknown> {
     from: mined.from,
     gasUsed: toQuantity(receipt.gasUsed),
     logs: receipt.logs.map((log) => formatLog(log)),
-    logsBloom: bytesToHex(receipt.logsBloom),
+    logsBloom: hexText(receipt.logsBloom),
     status: toQuantity(receipt.status),
-    to: tx.to ? tx.to.toString() : null,
+    to: tx.to ? hexText(tx.to.bytes) : null,
     transactionHash: mined.hash,
     transactionIndex: toQuantity(mined.index),
     type: toQuantity(tx.type),
   }
+}
+
+/**
+ * `bytes` as `0x…` lowercase, as ethereumjs' `bytesToHex` (and `Address.toString`) writes them,
+ * by node's hex writer: a receipt's bloom and recipient were a tenth of answering it.
+ */
+function hexText(bytes: Uint8Array): string {
+  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`
 }
 
 /** Log JSON in geth's `types.Log` field order. */

@@ -54,6 +54,14 @@ describe('viem public + wallet client', () => {
     const receipt = await client.waitForTransactionReceipt({ hash: transferHash })
     expect(await client.readContract({ address: token, abi: ERC20.abi, functionName: 'balanceOf', args: [bob.address] })).toBe(10n)
 
+    // The receipt's bloom and recipient as the block and the transaction write them (one transaction per block).
+    const block = await client.getBlock({ blockHash: receipt.blockHash })
+    expect(receipt.logsBloom).toBe(block.logsBloom)
+    expect(receipt.logsBloom).not.toBe(`0x${'0'.repeat(512)}`)
+    expect(receipt.to).toBe(token.toLowerCase())
+    expect(sendReceipt.logsBloom).toBe(`0x${'0'.repeat(512)}`)
+    expect(sendReceipt.to).toBe(bob.address.toLowerCase())
+
     const [event] = parseEventLogs({ abi: ERC20.abi, logs: receipt.logs, eventName: 'Transfer' })
     expect(event!.args).toEqual({ from: alice.address, to: bob.address, value: 10n })
     const logs = await client.getContractEvents({ address: token, abi: ERC20.abi, eventName: 'Transfer', fromBlock: 0n })
