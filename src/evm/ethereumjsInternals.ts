@@ -19,6 +19,8 @@
  *     release it checks).
  *   - `opcodeWatch.ts`: @ethereumjs/evm's opcode table entries, wrapped in place while an
  *     estimate's first run watches which gas-dependent opcodes run (only on the release checked).
+ *   - `warmPrecompiles.ts`: @ethereumjs/evm's journal, a message's precompiles marked warm with
+ *     one shared empty slot set (only on the release checked).
  * Nothing else in `src/` imports these internals.
  */
 export { setStateRootEmptyingCaches } from './ethereumjsInternals/cacheReset.js'
@@ -26,4 +28,5 @@ export { CleanReadStateManager, createStateManager } from './ethereumjsInternals
 export * from './ethereumjsInternals/sealing.js'
 export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'
 export { installCallFrames } from './ethereumjsInternals/callFrames.js'
+export { warmPrecompiles, warmSlot } from './ethereumjsInternals/warmPrecompiles.js'
 export { watchOpcodes, type OpcodeWatch } from './ethereumjsInternals/opcodeWatch.js'
