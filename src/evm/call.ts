@@ -6,7 +6,7 @@ import { runTx, type VM } from '@ethereumjs/vm'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
 import { stateTransitionErrors, TxRejectedError } from './errors.js'
-import { warmPrecompiles, warmSlot } from './ethereumjsInternals.js'
+import { cleanJournal, warmPrecompiles, warmSlot } from './ethereumjsInternals.js'
 import { watchGasNeed } from './gasNeed.js'
 import { intrinsicGas } from './intrinsicGas.js'
 import type { BlockTag, StoredBlock } from './types.js'
@@ -125,9 +125,7 @@ export async function withScratchVM<T>(
  * EIP-2200 original values go with the state manager's last checkpoint.)
  */
 function clearMessageState(vm: VM): void {
-  const journal = vm.evm.journal
-  journal.cleanJournal()
-  delete journal.accessList
+  cleanJournal(vm)
 }
 
 /**
