@@ -53,6 +53,7 @@ const script = new vm.Script(source, { filename: bundle, cachedData })
 // the whole run (peak RSS).
 const readCache = cachedData !== undefined
 cachedData = undefined
+installHexBuiltins()
 const module = { exports: {} }
 script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dir, (specifier) => import(specifier))
 await module.exports.main(() => {
@@ -67,3 +68,47 @@ await module.exports.main(() => {
     // A read-only install: every start compiles, as without a cache.
   }
 })
+
+/**
+ * Uint8Array's `toHex` and `fromHex` (TC39's "Uint8Array to/from base64 and hex", not in node
+ * 20's V8), installed in this process only, before the bundle runs, when node has neither. The
+ * bundle's @noble/hashes (under @ethereumjs/util, the journal, the state caches and the
+ * interpreter) turns bytes into hex for every address, slot and word it keys or converts (~30
+ * times an eth_call), and without them it builds the string two characters at a time: ~1.1 KB of
+ * garbage for 32 bytes, ~0.25 with node's native hex (most of an eth_call's allocation, hence its
+ * scavenges). `fromHex` throws a SyntaxError with the message noble's own parser gives (noble
+ * rethrows it as the RangeError it throws itself): same bytes, same errors. Not in the library
+ * build: an import must not change a global its user sees.
+ */
+function installHexBuiltins() {
+  if (typeof Uint8Array.prototype.toHex === 'function' || typeof Uint8Array.fromHex === 'function') return
+  // node's own hex codecs, which take any Uint8Array (undocumented Buffer methods: checked, else through a Buffer view).
+  const hexSlice = typeof Buffer.prototype.hexSlice === 'function' ? Buffer.prototype.hexSlice : undefined
+  const hexWrite = typeof Buffer.prototype.hexWrite === 'function' ? Buffer.prototype.hexWrite : undefined
+  const HEX = /^[0-9a-fA-F]*$/
+  const PAIR = /^[0-9a-fA-F]{2}$/
+  Object.defineProperty(Uint8Array.prototype, 'toHex', {
+    value: function toHex() {
+      return hexSlice ? hexSlice.call(this, 0, this.length) : Buffer.from(this.buffer, this.byteOffset, this.byteLength).toString('hex')
+    },
+    writable: true,
+    configurable: true,
+  })
+  Object.defineProperty(Uint8Array, 'fromHex', {
+    value: function fromHex(hex) {
+      if (typeof hex !== 'string') throw new TypeError('Uint8Array.fromHex expects a string')
+      if (hex.length % 2) throw new SyntaxError(`hex string expected, got unpadded hex of length ${hex.length}`)
+      if (!HEX.test(hex)) {
+        for (let at = 0; at < hex.length; at += 2) {
+          if (!PAIR.test(hex.slice(at, at + 2))) throw new SyntaxError(`hex string expected, got non-hex character "${hex[at] + hex[at + 1]}" at index ${at}`)
+        }
+      }
+      const bytes = new Uint8Array(hex.length / 2)
+      if (hexWrite) hexWrite.call(bytes, hex, 0, bytes.length)
+      else Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).write(hex, 'hex')
+      return bytes
+    },
+    writable: true,
+    configurable: true,
+  })
+}

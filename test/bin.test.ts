@@ -17,6 +17,7 @@ import { ICM_MESSENGER_ABI } from '../src/evm/icm/messenger.js'
 import { ICM_MESSENGER_ADDRESS } from '../src/evm/icm/predeploy.js'
 import { readScenario } from '../src/scenario/index.js'
 import { readPreparsedScenario } from '../src/scenario/preparsed.js'
+import { startDevnet } from '../src/index.js'
 import { portWithNextNodeTaken } from './helpers/ports.js'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
@@ -280,6 +281,32 @@ describe('the l1sim bin (dist/l1sim.mjs)', () => {
     const delivery = (await relay.json()) as { 'transaction-hash': string }
     expect((await rpc('eth_getTransactionReceipt', [delivery['transaction-hash']])).status).toBe('0x1')
     expect(await received()).toBe(`0x${'00'.repeat(31)}01`)
+    expect(await stop(bin)).toBe(0)
+  })
+
+  it("answers with the bytes and errors the library gives: the launcher's hex codecs are noble's own", async () => {
+    // The launcher gives the bin's process Uint8Array.prototype.toHex and Uint8Array.fromHex,
+    // which the bundle's @noble/hashes then uses; this process (the library) has neither.
+    expect(typeof (Uint8Array.prototype as { toHex?: unknown }).toHex).toBe('undefined')
+    const bin = await startBin([])
+    const devnet = await startDevnet({ port: 0 })
+    try {
+      const requests: [string, unknown[]][] = [
+        ['web3_sha3', ['0x68656c6c6f']],
+        ['eth_call', [{ to: '0x0000000000000000000000000000000000000002', data: '0x68656c6c6f' }, 'latest']],
+        ['eth_call', [{ to: '0x0000000000000000000000000000000000000004', data: '0x00ff10aB' }, 'latest']],
+        ['eth_getBalance', ['0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'latest']],
+        ['eth_sendRawTransaction', ['0x123']],
+        ['eth_sendRawTransaction', ['0x12zz']],
+        ['eth_sendRawTransaction', ['0xf86c0a8502540be400825208944bbeeb066ed09b7aed07bf39eee0460dfa261520880de0b6b3a7640000801ca0f3ae52c1ef3300f44df0bcfd1341c232ed6134672b16e35699ae3f5fe2493379a023d23d2955a239dd6f61c4e8b2678d174356ff424eac53da53e17706c43ef871']],
+      ]
+      for (const [method, params] of requests) {
+        const body = { jsonrpc: '2.0', id: 1, method, params }
+        expect([method, await post(`${bin.url}/ext/bc/C/rpc`, body)]).toEqual([method, await post(devnet.rpcUrl('C'), body)])
+      }
+    } finally {
+      await devnet.close()
+    }
     expect(await stop(bin)).toBe(0)
   })
 

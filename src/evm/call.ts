@@ -6,6 +6,7 @@ import { runTx, type VM } from '@ethereumjs/vm'
 import type { Hex } from '../core/hex.js'
 import type { EvmChain } from './chain.js'
 import { stateTransitionErrors, TxRejectedError } from './errors.js'
+import { cleanJournal, warmPrecompiles, warmSlot } from './ethereumjsInternals.js'
 import { watchGasNeed } from './gasNeed.js'
 import { intrinsicGas } from './intrinsicGas.js'
 import type { BlockTag, StoredBlock } from './types.js'
@@ -124,9 +125,7 @@ export async function withScratchVM<T>(
  * EIP-2200 original values go with the state manager's last checkpoint.)
  */
 function clearMessageState(vm: VM): void {
-  const journal = vm.evm.journal
-  journal.cleanJournal()
-  delete journal.accessList
+  cleanJournal(vm)
 }
 
 /**
@@ -138,14 +137,14 @@ function clearMessageState(vm: VM): void {
 function prepareMessage(vm: VM, message: { from: Hex; to: Hex | undefined; coinbase: Uint8Array; accessList: CallRequest['accessList'] }): void {
   if (!vm.common.isActivatedEIP(2929)) return
   const journal = vm.evm.journal
-  for (const address of vm.evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
+  warmPrecompiles(vm)
   // The journal keys addresses by their lowercase hex.
   journal.addAlwaysWarmAddress(message.from.toLowerCase())
   if (message.to) journal.addAlwaysWarmAddress(message.to.toLowerCase())
   if (vm.common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(bytesToHex(message.coinbase))
   for (const { address, storageKeys } of message.accessList ?? []) {
     journal.addAlwaysWarmAddress(address.toLowerCase(), true)
-    for (const key of storageKeys) journal.addAlwaysWarmSlot(address.toLowerCase(), bytesToHex(setLengthLeft(hexToBytes(key), 32)).slice(2), true)
+    for (const key of storageKeys) warmSlot(vm, address.toLowerCase(), bytesToHex(setLengthLeft(hexToBytes(key), 32)).slice(2))
   }
 }
 

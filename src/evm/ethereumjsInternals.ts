@@ -19,6 +19,9 @@
  *     release it checks).
  *   - `opcodeWatch.ts`: @ethereumjs/evm's opcode table entries, wrapped in place while an
  *     estimate's first run watches which gas-dependent opcodes run (only on the release checked).
+ *   - `messageJournal.ts`: @ethereumjs/evm's journal around an eth_call's message: its
+ *     precompiles marked warm with one shared empty slot set, and the journal cleared only when
+ *     it is not clean already (only on the release checked).
  * Nothing else in `src/` imports these internals.
  */
 export { setStateRootEmptyingCaches } from './ethereumjsInternals/cacheReset.js'
@@ -26,4 +29,5 @@ export { CleanReadStateManager, createStateManager } from './ethereumjsInternals
 export * from './ethereumjsInternals/sealing.js'
 export { installLazyRunState, installSyncSteps, type InterpreterProto } from './ethereumjsInternals/interpreterSteps.js'
 export { installCallFrames } from './ethereumjsInternals/callFrames.js'
+export { cleanJournal, warmPrecompiles, warmSlot } from './ethereumjsInternals/messageJournal.js'
 export { watchOpcodes, type OpcodeWatch } from './ethereumjsInternals/opcodeWatch.js'

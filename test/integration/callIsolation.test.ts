@@ -91,6 +91,15 @@ describe('eth_call, eth_estimateGas and debug_traceCall start cold and leave not
     }
   })
 
+  it("an access list naming a precompile's slots prices that call as geth does and leaves the next calls as they were", async () => {
+    const first = await figures()
+    const data = encodeFunctionData({ abi: GasProbe.abi, functionName: 'probeCall', args: [SHA256, '0x'] })
+    const accessList = [{ address: SHA256, storageKeys: [`0x${'01'.padStart(64, '0')}` as Hex, `0x${'02'.padStart(64, '0')}` as Hex] }]
+    const { data: listed } = await c.client.call({ to: probe, data, accessList })
+    expect(BigInt(listed!)).toBe(first.precompileCall)
+    expect(await figures()).toEqual(first)
+  })
+
   it('through ethers too: a staticCall repeats its figure', async () => {
     const provider = new JsonRpcProvider(c.url, 43112, { staticNetwork: true })
     const contract = new Contract(probe, GasProbe.abi, provider)
