@@ -70,15 +70,20 @@ function spawnBin(args: string[], nodeFlags: string[] = []): Bin {
 /** `l1sim start …` until its `l1sim ready at <url>` line (the test's timeout bounds the wait). */
 async function startBin(args: string[], nodeFlags: string[] = []): Promise<Bin & { url: string }> {
   const bin = spawnBin(['start', '--port', '0', '--no-scenario', '--nodes', '1', ...args], nodeFlags)
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = () => {
+  // Awaited before the spread copies the output read so far (the banner).
+  const url = await readyUrl(bin)
+  return { ...bin, url }
+}
+
+/** The URL of a started bin's `l1sim ready at <url>` line; rejects if it exits first. */
+function readyUrl(bin: Bin): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    bin.child.stdout!.on('data', () => {
       const ready = /^l1sim ready at (http:\/\/\S+)$/m.exec(bin.stdout)
       if (ready) resolve(ready[1]!)
-    }
-    bin.child.stdout!.on('data', onData)
+    })
     void bin.exited.then((code) => reject(new Error(`l1sim exited with ${code} before it was ready:\n${bin.stdout}${bin.stderr}`)))
   })
-  return { ...bin, url }
 }
 
 /** SIGTERM, then its exit code. */
@@ -191,13 +196,7 @@ describe('the l1sim bin (dist/l1sim.mjs)', () => {
     expect(decoded, 'npm run build writes dist/scenario/default.preparsed.json').toBeDefined()
     expect(inspect(decoded, { depth: Infinity, showHidden: true })).toBe(inspect(await readScenario(defaultScenario), { depth: Infinity, showHidden: true }))
     const bin = spawnBin(['start', '--port', '0'])
-    const url = await new Promise<string>((resolve, reject) => {
-      bin.child.stdout!.on('data', () => {
-        const ready = /^l1sim ready at (http:\/\/\S+)$/m.exec(bin.stdout)
-        if (ready) resolve(ready[1]!)
-      })
-      void bin.exited.then((code) => reject(new Error(`l1sim exited with ${code} before it was ready:\n${bin.stdout}${bin.stderr}`)))
-    })
+    const url = await readyUrl(bin)
     expect(bin.stdout).toContain(defaultScenario)
     // carol (dev account 3): 10,000 AVAX and the 1.5 the scenario's first step sends.
     const balance = await post(`${url}/ext/bc/C/rpc`, { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: ['0x90F79bf6EB2c4f870365E785982E1f101E93b906', 'latest'] })
@@ -223,13 +222,7 @@ describe('the l1sim bin (dist/l1sim.mjs)', () => {
       expect(Buffer.from(point.toBytes(false)).toString('hex')).toBe(publicKey)
     }
     const bin = spawnBin(['start', '--port', '0'])
-    const url = await new Promise<string>((resolve, reject) => {
-      bin.child.stdout!.on('data', () => {
-        const ready = /^l1sim ready at (http:\/\/\S+)$/m.exec(bin.stdout)
-        if (ready) resolve(ready[1]!)
-      })
-      void bin.exited.then((code) => reject(new Error(`l1sim exited with ${code} before it was ready:\n${bin.stdout}${bin.stderr}`)))
-    })
+    const url = await readyUrl(bin)
     const rpc = `${url}/ext/bc/C/rpc`
     // The scenario's send is the C-chain's first block, signed as the table says.
     const block = (await post(rpc, { jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['0x1', true] })) as { result: { transactions: { r: string; s: string }[] } }
