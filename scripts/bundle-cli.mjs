@@ -8,7 +8,8 @@
 // calls: it is not a module to require.
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { chmod, readFile, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import Module, { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -318,7 +319,9 @@ await writeFile('dist/scenario/default.preparsed.json', JSON.stringify(preparsed
   const { parseCommandLine } = await import('../dist/cli/commandLine.js')
   const { readPreparsedScenario } = await import('../dist/scenario/preparsed.js')
   const { startDevnet } = await import('../dist/devnet.js')
-  const line = parseCommandLine(['start', '--host', '127.0.0.1', '--port', '0'])
+  // Its nodes' logs go to a temporary directory, not `.l1sim/` in the checkout.
+  const dataDir = await mkdtemp(join(tmpdir(), 'l1sim-build-'))
+  const line = parseCommandLine(['start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir])
   const scenario = readPreparsedScenario(defaultScenario, 'dist/scenario/default.preparsed.json')
   if (line.kind !== 'command' || scenario === undefined) throw new Error('scripts/bundle-cli.mjs cannot run the default scenario as `l1sim start` does')
   try {
@@ -332,6 +335,7 @@ await writeFile('dist/scenario/default.preparsed.json', JSON.stringify(preparsed
     recorded.recoveries.length = 0
   } finally {
     Module._load = loadModule
+    await rm(dataDir, { recursive: true, force: true })
   }
   await writeFile('dist/scenario/default.signatures.json', JSON.stringify(recorded))
 }

@@ -37,9 +37,6 @@ type Journal = {
 /** The one slot set every precompile shares; never added to (see {@link warmSlot}). */
 const NO_SLOTS: ReadonlySet<string> = new Set<string>()
 
-/** A precompile table's addresses as the journal keys them (unprefixed, lowercase), per table: the EVM makes a new table when its hardfork changes. */
-const keysOf = new WeakMap<Map<string, unknown>, string[]>()
-
 /** Marks `vm`'s active precompiles warm for the message about to run, as `addAlwaysWarmAddress` on each would. */
 export function warmPrecompiles(vm: VM): void {
   const journal = vm.evm.journal as unknown as Journal
@@ -49,12 +46,11 @@ export function warmPrecompiles(vm: VM): void {
     for (const address of precompiles.keys()) journal.addAlwaysWarmAddress(address)
     return
   }
-  let keys = keysOf.get(precompiles)
-  if (keys === undefined) {
-    keys = [...precompiles.keys()].map((key) => (key.startsWith('0x') ? key.slice(2) : key))
-    keysOf.set(precompiles, keys)
+  // The table's keys are unprefixed already (getActivePrecompiles): the journal's own keys.
+  for (const address of precompiles.keys()) {
+    const key = address.startsWith('0x') ? address.slice(2) : address
+    if (!warm.has(key)) warm.set(key, NO_SLOTS as Set<string>)
   }
-  for (const key of keys) if (!warm.has(key)) warm.set(key, NO_SLOTS as Set<string>)
 }
 
 /** `addAlwaysWarmSlot`, giving a precompile its own slot set before the journal adds to it. */
